@@ -1,0 +1,21 @@
+"""Speech as data, rendered to text in the listener's language at the last moment."""
+
+from .catalog import LANGUAGES, Catalog, MissingMessage, catalog, spell
+from .message import Msg, Part, Pause, Priority, Raw, Spell, Utterance, Verbosity, say
+
+__all__ = [
+    "LANGUAGES",
+    "Catalog",
+    "MissingMessage",
+    "Msg",
+    "Part",
+    "Pause",
+    "Priority",
+    "Raw",
+    "Spell",
+    "Utterance",
+    "Verbosity",
+    "catalog",
+    "say",
+    "spell",
+]
