@@ -109,6 +109,14 @@ class GameUI(ABC):
         msg_id = f"{self.game.name}.refused.{exc.code}"
         return [Utterance((Msg(msg_id, **_plain(exc.detail)),), Priority.IMPORTANT, "error", seat)]
 
+    def undoable(self, match: Match[Any, Any]) -> bool:
+        """Whether `annule`/`undo` may take back the last human move now."""
+        return True
+
+    def history_allowed(self, match: Match[Any, Any]) -> bool:
+        """Whether anyone may hear the public events again (KIKOI says them once: KIA-10)."""
+        return True
+
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
         """The audio-rules chapter about what is happening now (for `règle`/`rule`)."""
         return None

@@ -1,0 +1,132 @@
+"""The `companion` command. Imports stay inside the commands: `--help` must answer fast."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EPILOG = """\
+examples:
+  companion play kissa --players Marie --bots 1      Marie against one bot, in French
+  companion play goodfortune --lang en --seed 7       a whole game between two bots, in English
+  companion resume                                    continue the last unfinished game
+  companion demo                                      a short narrated game with bots
+  companion say "C'est au tour de Marie." --out x.wav
+  companion kissa moves board.txt --best 3            tools of one game: companion GAME --help
+
+In a game, type "aide" or "help" to hear what you can do; "quitte"/"quit" saves and stops.
+"""
+
+# Sub-commands that live in their own packages: name -> (module, function).
+EXTERNAL = {
+    "say": ("companion.adapters.say_cli", "say_main"),
+    "earcons": ("companion.adapters.say_cli", "earcons_main"),
+    "rules": ("companion.audiorules.cli", "rules_main"),
+    "qr": ("companion.audiorules.cli", "qr_main"),
+    "serve": ("companion.audiorules.cli", "serve_main"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="companion",
+        description="Referee, narrator and rulebook for Les 5 KIKOI, Kaliko, Good Fortune and 2kissa10.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("games", help="list the games, their names and aliases")
+
+    play = sub.add_parser("play", help="start a game")
+    play.add_argument("game", help="game name or alias (kikoi, kissa, goodfortune, kaliko...)")
+    _session_args(play)
+    play.add_argument("--players", default="", help="comma-separated names of the human players")
+    play.add_argument("--bots", type=int, default=None, help="number of bots beside the named players")
+    play.add_argument("--bot", default=None, help="kind of bot (default: the game's first)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deal (same seed, same game)")
+    play.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a variant of the rules")
+    play.add_argument("--journal", type=Path, default=None, help="save file (default: under ~/.local/share/companion)")
+
+    res = sub.add_parser("resume", help="continue a saved game (the last unfinished one by default)")
+    res.add_argument("file", nargs="?", type=Path)
+    _session_args(res)
+
+    demo = sub.add_parser("demo", help="a short complete narrated game with bots in every seat")
+    demo.add_argument("--lang", choices=("fr", "en"), default="fr")
+    demo.add_argument("--speech", default="auto")
+    demo.add_argument("--out", default=None, help="WAV file used when there is no sound card")
+    demo.add_argument("--seed", type=int, default=None)
+
+    for name, (_mod, _fn) in EXTERNAL.items():
+        sub.add_parser(name, help=_EXTERNAL_HELP[name], add_help=False)
+    sub.add_parser("GAME", help="tools of one game, e.g. `companion kissa moves BOARD` (see `companion GAME --help`)")
+    return p
+
+
+_EXTERNAL_HELP = {
+    "say": "say a sentence, or write it to a WAV file (checks your speech set-up)",
+    "earcons": "play each sound and say what it means",
+    "rules": "listen to the audio rules of a game (chapters, resume where you stopped)",
+    "qr": "make a printable QR label that opens a game's audio rules",
+    "serve": "serve the rules pages to phones on this computer or the home network",
+}
+
+
+def _session_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=("fr", "en"), default=None, help="language (default fr)")
+    p.add_argument("--speech", default=None, help="auto, espeak-ng, pyttsx3, speech-dispatcher, text or none")
+    p.add_argument("--out", default=None, help="audio output: auto, device[:NAME[:left|right]], file:PATH.wav, null")
+    p.add_argument("--private", action="append", default=[], metavar="NAME=OUTPUT", help="a player's own channel, e.g. Marie=device:1:left")
+    p.add_argument("--verbosity", choices=("terse", "normal", "verbose"), default=None)
+    p.add_argument("--log", type=Path, default=None, help="write the events as JSON lines to this file")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in EXTERNAL:
+        import importlib
+
+        mod, fn = EXTERNAL[argv[0]]
+        return int(getattr(importlib.import_module(mod), fn)(argv[1:]) or 0)
+    if argv and not argv[0].startswith("-") and argv[0] not in ("games", "play", "resume", "demo"):
+        from companion.core import UnknownGame, find
+
+        try:
+            entry = find(argv[0])
+        except UnknownGame:
+            pass
+        else:
+            import importlib
+
+            cli = importlib.import_module(f"{entry.package}.cli")
+            return int(cli.main(argv[1:]) or 0)
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        build_parser().print_help()
+        return 0
+    from companion import runner
+
+    try:
+        if args.command == "games":
+            return runner.list_games()
+        if args.command == "play":
+            return runner.play(args)
+        if args.command == "resume":
+            return runner.resume(args)
+        if args.command == "demo":
+            return runner.demo(args)
+    except runner.UserError as exc:
+        runner.say_error(exc)
+        return 2
+    return 0
+
+
+def env_default(name: str, default: Any) -> Any:
+    return os.environ.get(name, default)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

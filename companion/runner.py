@@ -1,0 +1,237 @@
+"""What the `play`, `resume`, `demo` and `games` commands do: seats, speech, journal, REPL."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.core import GAMES, GameEntry, IllegalAction, Match, Rng, UnknownGame, find
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
+
+
+class UserError(Exception):
+    """A mistake in what was asked; said and printed, exit status 2."""
+
+    def __init__(self, msg_id: str, lang: str = "fr", **params: Any) -> None:
+        super().__init__(msg_id)
+        self.msg = Msg(msg_id, **params)
+        self.lang = lang
+
+
+def say_error(exc: UserError) -> None:
+    text = catalog(exc.lang).text(exc.msg)
+    print(text, file=sys.stderr, flush=True)
+    if os.environ.get("COMPANION_SPEECH", "auto") not in ("none", "text"):
+        try:
+            from companion.adapters.speaker import open_speaker
+
+            spk = open_speaker(engine="auto", output="auto", lang=exc.lang)
+            spk.say(text, Priority.IMPORTANT)
+            spk.wait(10)
+            spk.close()
+        except Exception:  # noqa: BLE001 - the printed line is already out; speech is a bonus
+            pass
+
+
+def list_games() -> int:
+    cat = catalog("fr")
+    for g in GAMES:
+        print(cat.text(Msg("core.game_line", name=g.name, title=g.titles["fr"], en=g.titles["en"],
+                           aliases=", ".join(g.aliases), lo=g.min_players, hi=g.max_players)))
+    return 0
+
+
+# --------------------------------------------------------------------------- set-up
+def parse_options(entry: GameEntry, pairs: list[str], lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UserError("core.error.option_syntax", lang, option=pair)
+        out[key.strip().replace("-", "_")] = value.strip()
+    return out
+
+
+def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any, Any, dict[str, Any]]:
+    from companion.transcript import load
+
+    try:
+        return load(entry, **options)
+    except ValueError as exc:
+        pkg = entry.module("rules")
+        known = ", ".join(sorted(getattr(pkg.Rules, "options", {}))) or "-"
+        raise UserError("core.error.bad_option", lang, detail=str(exc), known=known) from exc
+
+
+def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_only: bool, fallback: Path | None = None) -> tuple[Any, dict[str, Any]]:
+    engine = args.speech or os.environ.get("COMPANION_SPEECH") or ("text" if bots_only else "auto")
+    if engine in ("none", "text"):
+        return None, {}
+    from companion.adapters.speaker import open_speaker
+
+    try:
+        table = open_speaker(engine=engine, output=args.out or "auto", lang=lang, fallback_wav=fallback)
+    except Exception as exc:  # noqa: BLE001 - an unusable engine must not stop the game
+        raise UserError("core.error.speech", lang, engine=engine, detail=str(exc)) from exc
+    private: dict[str, Any] = {}
+    for spec in getattr(args, "private", []) or []:
+        name, sep, output = spec.partition("=")
+        if not sep or name.strip() not in names:
+            raise UserError("core.error.private_syntax", lang, spec=spec, names=", ".join(names))
+        private[name.strip()] = open_speaker(engine=engine, output=output.strip(), lang=lang)
+    return table, private
+
+
+def _verbosity(args: argparse.Namespace) -> Verbosity:
+    return Verbosity[(args.verbosity or "normal").upper()]
+
+
+def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game: Any, seed: int, private: dict[str, Any]) -> list[Any]:
+    from companion.session import Seat
+
+    root = Rng(seed)
+    seats = []
+    for i, (name, kind) in enumerate(zip(names, kinds, strict=True)):
+        bot = bots[kind](game, i, root.fork(i + 1)) if kind else None
+        seats.append(Seat(name, bot=bot, speaker=private.get(name)))
+    return seats
+
+
+def _run(session: Any, speakers: list[Any]) -> None:
+    from companion.adapters.keyboard import repl
+
+    session.start_or_resume()
+    repl(session)
+    if session.running:  # input closed (Ctrl-D): the journal is already safe on disk
+        session.tell("core.saved_and_quit", None, priority=Priority.IMPORTANT)
+    for spk in speakers:
+        spk.wait(120)
+        spk.close()
+
+
+def play(args: argparse.Namespace) -> int:
+    lang = args.lang or "fr"
+    try:
+        entry = find(args.game)
+    except UnknownGame:
+        raise UserError("core.error.unknown_game", lang, name=args.game, games=", ".join(g.name for g in GAMES)) from None
+    options = parse_options(entry, args.option, lang)
+    game, ui, bots = load_game(entry, options, lang)
+    humans = [n.strip() for n in args.players.split(",") if n.strip()]
+    if len(set(humans)) != len(humans):
+        raise UserError("core.error.same_name", lang)
+    n_bots = args.bots if args.bots is not None else (0 if humans else entry.min_players)
+    kind = args.bot or next(iter(bots))
+    if kind not in bots:
+        raise UserError("core.error.unknown_bot", lang, bot=kind, bots=", ".join(bots))
+    names = humans + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(n_bots)]
+    if not game.min_players <= len(names) <= game.max_players:
+        raise UserError("core.error.player_count", lang, n=len(names), lo=game.min_players, hi=game.max_players)
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    kinds: list[str | None] = [None] * len(humans) + [kind] * n_bots
+    bots_only = not humans
+    table, private = open_speakers(args, lang, names, bots_only)
+    journal = None
+    if not bots_only or args.journal:
+        from companion import journal as jr
+
+        path = args.journal or jr.new_path(entry.name)
+        journal = jr.Journal.create(path, {"game": entry.name, "options": options, "players": names,
+                                           "seats": kinds, "seed": seed, "lang": lang})
+    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    if table is not None:
+        session.emit(table.describe(), remember=False)
+    if journal is not None and not bots_only:
+        session.tell("core.journal_at", None, path=Raw(str(journal.path)))
+    _run(session, [table, *private.values()] if table else list(private.values()))
+    return 0
+
+
+def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
+                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str) -> Any:
+    from companion.session import Session
+
+    match: Match[Any, Any] = Match(game, names, seed)
+    seats = _seats(names, kinds, bots, game, seed, private)
+    return Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
+                   journal=journal, log=args.log)
+
+
+def resume(args: argparse.Namespace) -> int:
+    from companion import journal as jr
+
+    lang = args.lang or "fr"
+    path = args.file or jr.latest()
+    if path is None:
+        raise UserError("core.error.nothing_to_resume", lang, folder=str(jr.default_dir()))
+    try:
+        recs = jr.records(path)
+    except jr.JournalError as exc:
+        if exc.code in ("missing", "empty", "not_a_journal", "bad_version") or not exc.valid:
+            raise UserError(f"core.error.journal_{exc.code}", lang, path=str(path), line=exc.line) from None
+        backup = jr.recover(path, exc.valid)
+        catalog(lang)  # warm
+        print(catalog(lang).text(Msg("core.journal_recovered", path=str(path), line=exc.line,
+                                     kept=len(exc.valid) - 1, backup=str(backup))), flush=True)
+        recs = exc.valid
+    c = jr.contents(recs)
+    start = c.start
+    lang = args.lang or start.get("lang", "fr")
+    try:
+        entry = find(start["game"])
+    except (UnknownGame, KeyError):
+        raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1) from None
+    game, ui, bots = load_game(entry, dict(start.get("options", {})), lang)
+    names = list(start["players"])
+    kinds = list(start["seats"])
+    table, private = open_speakers(args, lang, names, all(kinds))
+    session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
+                           None, args, lang)
+    try:
+        session.match.replay(c.actions)
+    except IllegalAction as exc:
+        raise UserError("core.error.journal_replay", lang, path=str(path), index=exc.detail.get("index", 0) + 2) from None
+    if c.finished or session.match.over:
+        raise UserError("core.error.journal_finished", lang, path=str(path))
+    session.journal = jr.Journal.append_to(path)
+    session.resumed = True
+    if table is not None:
+        session.emit(table.describe(), remember=False)
+    _run(session, [table, *private.values()] if table else list(private.values()))
+    return 0
+
+
+# --------------------------------------------------------------------------- demo
+DEMO_GAME = "goodfortune"
+
+
+def demo(args: argparse.Namespace) -> int:
+    """A short whole game between bots, narrated; a WAV file when there is no sound card."""
+    lang = args.lang
+    entry = find(DEMO_GAME)
+    game, ui, bots = load_game(entry, {}, lang)
+    seed = args.seed if args.seed is not None else 2026
+    names = [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(entry.min_players)]
+    fallback = Path(args.out) if args.out else Path("out") / f"demo-{lang}.wav"
+    ns = argparse.Namespace(speech=args.speech, out=None, private=[], verbosity="terse", log=None)
+    table, _ = open_speakers(ns, lang, names, bots_only=False, fallback=fallback)
+    kinds: list[str | None] = [next(iter(bots))] * len(names)
+    session = make_session(entry, game, ui, bots, names, kinds, seed, {}, table, None, ns, lang)
+    session.emit([say("core.demo_intro", Priority.MESSAGE, game=entry.titles[lang])], remember=False)
+    if table is not None:
+        session.emit(table.describe(), remember=False)
+    session.start_or_resume()
+    if table is not None:
+        table.wait(300)
+        where = getattr(table, "written_to", None)
+        table.close()
+        if where:
+            print(catalog(lang).text(Msg("core.demo_wav", path=str(where))), flush=True)
+    return 0
+
+
+__all__ = ["UserError", "demo", "list_games", "play", "resume", "say_error"]
+_ = Utterance

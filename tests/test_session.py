@@ -1,0 +1,144 @@
+import pytest
+
+from companion.core import Match
+from companion.journal import Journal, read
+from companion.narration import Verbosity
+from companion.session import Seat, Session
+from tests.toygame import Nim, Take
+from tests.toyui import NimUI, TakeOne
+
+
+class Recorder:
+    """A speaker stand-in that records calls (the real ones are tested in tests/speech)."""
+
+    def __init__(self):
+        self.said, self.cuts, self.rate, self.volume = [], 0, 175, 100
+
+    def say(self, text, priority, earcon=None, lang=None):
+        self.said.append((text, priority))
+
+    def interrupt(self):
+        self.cuts += 1
+
+    def set_rate(self, r):
+        self.rate = r
+
+    def set_volume(self, v):
+        self.volume = v
+
+
+def make(tmp_path=None, pile=7, bots=(False, True), private=None):
+    game = Nim(pile=pile)
+    names = ["Marie", "Paul"][: len(bots)]
+    match = Match(game, names, seed=4)
+    seats = [Seat(n, bot=TakeOne(game, i, None) if b else None) for i, (n, b) in enumerate(zip(names, bots))]
+    if private:
+        seats[0].speaker = private
+    lines = []
+    journal = Journal.create(tmp_path / "g.jsonl", {"game": "nim", "options": {}, "players": names, "seats": [None, "one"], "seed": 4, "lang": "en"}) if tmp_path else None
+    s = Session("nim", NimUI(game), match, seats, lang="en", speaker=Recorder(), out=lines.append, journal=journal)
+    return s, lines
+
+
+def test_move_then_bot_then_prompt():
+    s, lines = make()
+    s.start()
+    assert lines[-1] == "Your turn, Marie."
+    assert "[Marie] secret" in lines[0]  # a private line, marked with its listener
+    s.handle("take 2")
+    assert "Marie took 2, 5 left" in lines and "Paul took 1, 4 left" in lines
+    assert s.speaker.cuts >= 1  # new input cut speech
+
+
+def test_unknown_input_says_so_and_helps_state_unchanged():
+    s, lines = make()
+    s.start()
+    s.handle("dance")
+    assert lines[-2] == "[Marie] I did not understand “dance”."
+    assert lines[-1] == "[Marie] say take 1, 2 or 3"
+    assert s.match.state.pile == 7
+
+
+def test_illegal_move_refused_with_reason():
+    s, lines = make(pile=2)
+    s.start()
+    s.handle("take 3")
+    assert lines[-1] == "[Marie] refused: too_many"
+    assert s.match.state.pile == 2 and not s.match.history
+
+
+def test_repeat_twice_spells():
+    s, lines = make()
+    s.start()
+    s.handle("status")
+    s.handle("repeat")
+    assert lines[-1] == lines[-2]
+    s.handle("répète")
+    assert lines[-1] == "[Marie] 7, s, t, o, n, e, s, l, e, f, t"
+
+
+def test_confirm_yes_and_no():
+    s, lines = make()
+    s.start()
+    s.handle("sure 2")
+    assert lines[-1] == "[Marie] take 2?" and s.match.state.pile == 7
+    s.handle("non")
+    assert s.match.state.pile == 7
+    s.handle("sure 2")
+    s.handle("oui")
+    assert s.match.state.pile == 4
+
+
+def test_undo_takes_back_human_and_bot_moves(tmp_path):
+    s, lines = make(tmp_path)
+    s.start()
+    s.handle("take 2")
+    assert s.match.state.pile == 4
+    s.handle("annule")
+    assert s.match.state.pile == 7 and "Marie's move taken back. We are back before it." in lines
+    assert read(tmp_path / "g.jsonl").actions == []
+
+
+def test_private_channel_keeps_secret_off_the_screen():
+    spk = Recorder()
+    s, lines = make(private=spk)
+    s.start()
+    s.handle("secret")
+    assert not any(str(s.match.state.secrets[0]) in line for line in lines)
+    assert any(str(s.match.state.secrets[0]) in t for t, _ in spk.said)
+
+
+def test_verbosity_and_rate_commands():
+    s, lines = make()
+    s.start()
+    s.handle("bref")
+    assert s.seats[0].verbosity == Verbosity.TERSE
+    s.handle("plus vite")
+    assert s.speaker.rate == 200 and lines[-1] == "[Marie] Rate: 200 words per minute."
+
+
+def test_game_end_and_quit(tmp_path):
+    s, lines = make(tmp_path, pile=3)
+    s.start()
+    s.handle("take 3")
+    assert not s.running and lines[-1] == "game over, Marie wins"
+    assert read(tmp_path / "g.jsonl").finished
+    s2, _ = make()
+    s2.start()
+    assert s2.handle("quit") is False
+
+
+def test_speaking_for_another_player():
+    s, lines = make(bots=(False, False))
+    s.start()
+    s.handle("Paul: take 1")
+    assert lines[-1] == "[Paul] It is not your turn: Marie is to play."
+    assert s.match.state.pile == 7
+
+
+@pytest.mark.parametrize("cmd", ["aide", "HELP", "?"])
+def test_help_aliases(cmd):
+    s, lines = make()
+    s.start()
+    s.handle(cmd)
+    assert lines[-1] == "[Marie] say take 1, 2 or 3"
