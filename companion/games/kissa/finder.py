@@ -1,0 +1,524 @@
+"""The numbers on a 2kissa10 board and every legal move between them, fast (RULES T-2..T-8).
+
+Pure: no I/O, no randomness. numpy is imported only by the functions that use it, so the
+command line starts fast.
+
+Vocabulary:
+
+* a *board* is a tuple of 100 ints, cell ``i`` = row ``i // 10``, column ``i % 10``
+  (``A1`` is 0, ``J1`` is 9, ``A2`` is 10), the digit 0-9 or ``EMPTY`` (-1);
+* a *number* is a straight run of occupied cells in one reading direction (T-3), given as
+  its cells in reading order (the order the digits are read). Two readings of the same
+  cells with the same value (a single digit, a palindrome like 121 read both ways in the
+  expert variant) are ONE number, written in its forward reading: the one whose first cell
+  comes first in row-major order;
+* a *move* is ``(op, a, b, c)``: ``a op b = c`` with three pairwise disjoint numbers (T-4).
+  ``a + b`` and ``b + a`` are one move: the operands are in canonical order, the smaller
+  value first, and for equal values the one whose cell list is smaller (cells compared as
+  indexes, i.e. row-major order). When both ``+`` and ``×`` hold (2, 2, 4) they are two
+  moves (TA-5).
+
+Search (T-2): the distinct values are found first (a value triple needs one array
+operation, numpy), then the occurrences of each value are combined and kept when their
+cells are disjoint (bit masks, numpy). A move's score depends only on the values (the
+digits decide the tokens), so the best moves come from the best value triples first:
+`MoveFinder.best` stops as soon as it has enough, without listing the million others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+EMPTY = -1
+SIZE = 10
+CELLS = SIZE * SIZE
+COLUMNS = "ABCDEFGHIJ"
+PLUS, TIMES = "+", "*"
+
+
+def token_value(digit: int) -> int:
+    """RULES T-7: digits 1-9 are worth their face value, 0 is worth 10."""
+    return digit if digit else 10
+
+
+def cell_name(i: int) -> str:
+    return f"{COLUMNS[i % SIZE]}{i // SIZE + 1}"
+
+
+@lru_cache(maxsize=2)
+def lines(expert: bool) -> tuple[tuple[int, ...], ...]:
+    """Every line of the board in forward reading order (index increasing).
+
+    RULES T-3: rows left to right, columns top to bottom; KISSA_EXPERT adds both
+    diagonals (their backward readings are made by the caller)."""
+    out = [tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE)]
+    out += [tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE)]
+    if expert:
+        for d in range(-(SIZE - 1), SIZE):  # down-right diagonals, column - row = d
+            line = tuple(r * SIZE + r + d for r in range(SIZE) if 0 <= r + d < SIZE)
+            if len(line) >= 2:
+                out.append(line)
+        for s in range(2 * SIZE - 1):  # down-left diagonals, row + column = s
+            line = tuple(r * SIZE + s - r for r in range(SIZE) if 0 <= s - r < SIZE)
+            if len(line) >= 2:
+                out.append(line)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Number:
+    cells: tuple[int, ...]  # reading order
+    value: int
+
+    @property
+    def digits(self) -> str:
+        return str(self.value)
+
+    @property
+    def weight(self) -> int:
+        return weight(self.value)
+
+
+def weight(value: int) -> int:
+    """The tokens' worth of a number (RULES T-7), which depends on its digits only."""
+    return sum(token_value(int(ch)) for ch in str(value))
+
+
+def find_numbers(board: Sequence[int], expert: bool = False, zero_is_number: bool = True) -> list[Number]:
+    """Every number on the board (RULES T-3, TA-3, KISSA_EXPERT), sorted by cells."""
+    found: dict[tuple[int, ...], int] = {}
+    for i in range(CELLS):
+        d = board[i]
+        if d > 0 or (d == 0 and zero_is_number):  # TA-3: a lone 0 is a number by default
+            found[(i,)] = d
+    for line in lines(expert):
+        n = len(line)
+        for s in range(n - 1):
+            first = board[line[s]]
+            if first <= 0:  # empty, or a leading 0 (T-3: no number begins with 0)
+                continue
+            value = first
+            for e in range(s + 1, n):
+                d = board[line[e]]
+                if d < 0:  # T-3: digits must be contiguous
+                    break
+                value = value * 10 + d
+                found[line[s : e + 1]] = value
+        if expert:  # KISSA_EXPERT: the same line read backwards
+            back = line[::-1]
+            for s in range(n - 1):
+                first = board[back[s]]
+                if first <= 0:
+                    continue
+                value = first
+                fwd = first  # the same cells read forwards, to spot palindromes
+                scale = 1
+                for e in range(s + 1, n):
+                    d = board[back[e]]
+                    if d < 0:
+                        break
+                    value = value * 10 + d
+                    scale *= 10
+                    fwd += d * scale
+                    if fwd != value:  # a palindrome is one number, kept in forward reading
+                        found[back[s : e + 1]] = value
+    return [Number(cells, value) for cells, value in sorted(found.items())]
+
+
+def is_number(board: Sequence[int], cells: Sequence[int], expert: bool, zero_is_number: bool) -> bool:
+    """Whether `cells`, in this order, read as a number on `board` (T-3, TA-3, expert)."""
+    if not cells or any(not 0 <= c < CELLS or board[c] < 0 for c in cells):
+        return False
+    if len(cells) == 1:
+        return board[cells[0]] != 0 or zero_is_number
+    if board[cells[0]] == 0:
+        return False
+    r0, c0 = divmod(cells[0], SIZE)
+    r1, c1 = divmod(cells[1], SIZE)
+    dr, dc = r1 - r0, c1 - c0
+    if (dr, dc) not in ((0, 1), (1, 0)) and not (
+        expert and max(abs(dr), abs(dc)) == 1
+    ):
+        return False
+    for k, c in enumerate(cells):
+        if c != (r0 + k * dr) * SIZE + c0 + k * dc or not 0 <= c0 + k * dc < SIZE:
+            return False
+    return True
+
+
+def canonical_cells(board: Sequence[int], cells: tuple[int, ...]) -> tuple[int, ...]:
+    """A palindrome given backwards is the same number as its forward reading."""
+    if len(cells) > 1 and cells[0] > cells[-1]:
+        back = cells[::-1]
+        if [board[c] for c in back] == [board[c] for c in cells]:
+            return back
+    return cells
+
+
+def value_of(board: Sequence[int], cells: Sequence[int]) -> int:
+    v = 0
+    for c in cells:
+        v = v * 10 + board[c]
+    return v
+
+
+def mask_of(cells: Sequence[int]) -> int:
+    m = 0
+    for c in cells:
+        m |= 1 << c
+    return m
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A relation between three values: a op b = c, with a <= b (group ids into `values`)."""
+
+    op: str
+    a: int
+    b: int
+    c: int
+    score: int
+
+
+class MoveFinder:
+    """All legal moves of one board, found by value first and expanded lazily.
+
+    Moves are tuples ``(op, ia, ib, ic)`` of indexes into `numbers`; `score(move)` and
+    `cells(move)` read them. Options are the game's (RULES KISSA_EXPERT, KISSA_KIDS, TA-3).
+    """
+
+    def __init__(
+        self,
+        board: Sequence[int],
+        expert: bool = False,
+        kids: bool = False,
+        zero_is_number: bool = True,
+    ) -> None:
+        self.board = tuple(board)
+        self.expert, self.kids, self.zero_is_number = expert, kids, zero_is_number
+        self.numbers = find_numbers(self.board, expert, zero_is_number)
+        self.tokens = sum(1 for d in self.board if d >= 0)
+        groups: dict[int, list[int]] = {}
+        for i, num in enumerate(self.numbers):
+            groups.setdefault(num.value, []).append(i)
+        self.values = sorted(groups)
+        self.groups = [groups[v] for v in self.values]
+        self.group_of = {v: g for g, v in enumerate(self.values)}
+        self._triples: Any = None
+        self._masks: Any = None
+
+    # --- value triples -------------------------------------------------------------------
+    def triples(self) -> Any:
+        """Every value relation with occurrences on the board, best score first.
+
+        numpy arrays ``(a, b, c, product, score)``: group ids into `values`, a <= b."""
+        if self._triples is None:
+            self._triples = self._find_triples()
+        return self._triples
+
+    def triple(self, k: int) -> Triple:
+        ga, gb, gc, prod, score = self.triples()
+        return Triple(TIMES if prod[k] else PLUS, int(ga[k]), int(gb[k]), int(gc[k]), int(score[k]))
+
+    def _find_triples(self) -> Any:
+        import numpy as np
+
+        empty = np.zeros(0, dtype=np.int64)
+        if not self.values:
+            return empty, empty, empty, np.zeros(0, dtype=bool), empty
+        u = np.array(self.values, dtype=np.int64)
+        counts = np.array([len(g) for g in self.groups], dtype=np.int64)
+        length = np.zeros(u.size, dtype=np.int64)
+        w = np.zeros(u.size, dtype=np.int64)
+        rest = u.copy()
+        for k in range(SIZE):
+            d = rest % 10
+            present = (rest > 0) | (k == 0)
+            length += present
+            w += np.where(present, np.where(d == 0, 10, d), 0)  # T-7: 0 is worth 10
+            rest //= 10
+        found: list[tuple[Any, Any, Any, bool]] = []
+        max_len = 1 if self.kids else int(length.max())  # KISSA_KIDS: single-digit operands
+        present_bits = _bitmap(np, u)
+        for la in range(1, max_len + 1):
+            sel = np.nonzero(length == la)[0]
+            if sel.size == 0:
+                continue
+            found.extend(self._sums(np, u, sel, counts))
+            found.extend(self._products(np, u, sel, length, counts, present_bits))
+        found = [f for f in found if f[0].size]
+        if not found:
+            return empty, empty, empty, np.zeros(0, dtype=bool), empty
+        ga = np.concatenate([f[0] for f in found])
+        gb = np.concatenate([f[1] for f in found])
+        gc = np.concatenate([f[2] for f in found])
+        is_prod = np.concatenate([np.full(f[0].size, f[3]) for f in found])
+        score = w[ga] + w[gb] + w[gc]
+        score = np.where(is_prod, score * 2, score)  # T-7: a product is doubled
+        clears = length[ga] + length[gb] + length[gc] == self.tokens
+        score = np.where(clears, score * 2, score)  # T-8, TA-6: clearing doubles again
+        order = np.lexsort((gc, gb, ga, is_prod, -score))
+        return ga[order], gb[order], gc[order], is_prod[order], score[order]
+
+    def _operands_b(self, np: Any, u: Any, sel: Any) -> Any:
+        """Candidate second operands for first operands `sel`: b >= a (canonical order)."""
+        if self.kids:
+            return sel
+        return np.arange(int(sel[0]), u.size)
+
+    def _sums(self, np: Any, u: Any, sel: Any, counts: Any) -> list[tuple[Any, Any, Any, bool]]:
+        """a + b = c with a of one length: for each b, c lies in a narrow window."""
+        a_vals = u[sel]
+        b_idx = self._operands_b(np, u, sel)
+        b_vals = u[b_idx]
+        lo = np.searchsorted(u, b_vals + a_vals[0], "left")
+        hi = np.searchsorted(u, b_vals + np.minimum(a_vals[-1], b_vals), "right")
+        n = np.maximum(hi - lo, 0)
+        total = int(n.sum())
+        if total == 0:
+            return []
+        rep = np.repeat(np.arange(b_idx.size), n)
+        start = np.repeat(lo - np.cumsum(n) + n, n)
+        c_idx = start + np.arange(total)
+        b_idx2 = b_idx[rep]
+        a_need = u[c_idx] - u[b_idx2]
+        pos = np.searchsorted(a_vals, a_need)
+        pos = np.minimum(pos, a_vals.size - 1)
+        ok = a_vals[pos] == a_need
+        a_idx = sel[pos[ok]]
+        b_idx2, c_idx = b_idx2[ok], c_idx[ok]
+        keep = self._enough(np, a_idx, b_idx2, c_idx, counts)
+        return [(a_idx[keep], b_idx2[keep], c_idx[keep], False)]
+
+    def _products(
+        self, np: Any, u: Any, sel: Any, length: Any, counts: Any, bits: Any
+    ) -> list[tuple[Any, Any, Any, bool]]:
+        """a × b = c, neither factor 0 (T-5): an outer product kept within ten digits."""
+        sel = sel[u[sel] > 0]
+        if sel.size == 0:
+            return []
+        la = int(length[sel[0]])
+        b_idx = self._operands_b(np, u, sel)
+        b_idx = b_idx[(length[b_idx] <= SIZE + 1 - la) & (u[b_idx] > 0)]
+        if b_idx.size == 0:
+            return []
+        a_vals = u[sel]
+        prod = a_vals[:, None] * u[b_idx][None, :]  # < 10**11, no overflow
+        valid = a_vals[:, None] <= u[b_idx][None, :]
+        maybe = np.nonzero(valid & bits[prod & _BITMASK])  # cheap hash filter first
+        cand = prod[maybe]
+        pos = np.minimum(np.searchsorted(u, cand), u.size - 1)
+        ok = u[pos] == cand
+        a_idx = sel[maybe[0][ok]]
+        b_i = b_idx[maybe[1][ok]]
+        c_idx = pos[ok]
+        keep = self._enough(np, a_idx, b_i, c_idx, counts)
+        return [(a_idx[keep], b_i[keep], c_idx[keep], True)]
+
+    @staticmethod
+    def _enough(np: Any, a: Any, b: Any, c: Any, counts: Any) -> Any:
+        """Equal values need as many occurrences as they are used (a cheap first filter)."""
+        need_a = 1 + (a == b) + (a == c)
+        need_b = 1 + (b == a) + (b == c)
+        need_c = 1 + (c == a) + (c == b)
+        return (counts[a] >= need_a) & (counts[b] >= need_b) & (counts[c] >= need_c)
+
+    # --- occurrences -----------------------------------------------------------------------
+    def _mask_arrays(self) -> Any:
+        if self._masks is None:
+            import numpy as np
+
+            lo = np.zeros(len(self.numbers), dtype=np.uint64)
+            hi = np.zeros(len(self.numbers), dtype=np.uint64)
+            for i, num in enumerate(self.numbers):
+                m = mask_of(num.cells)
+                lo[i] = m & 0xFFFFFFFFFFFFFFFF
+                hi[i] = m >> 64
+            self._masks = (lo, hi)
+        return self._masks
+
+    def expand(self, triples: Sequence[Triple]) -> Any:
+        """The disjoint occurrences of `triples`, as numpy arrays (t, ia, ib, ic).
+
+        `t` is the index of the triple in `triples`; rows come triple by triple, and within a
+        triple in (ia, ib, ic) order."""
+        import numpy as np
+
+        lo, hi = self._mask_arrays()
+        nt = len(triples)
+        ga = np.fromiter((t.a for t in triples), np.int64, nt)
+        gb = np.fromiter((t.b for t in triples), np.int64, nt)
+        gc = np.fromiter((t.c for t in triples), np.int64, nt)
+        members, starts, sizes = self._csr(np)
+        na, nb, nc = sizes[ga], sizes[gb], sizes[gc]
+        combos = na * nb * nc
+        total = int(combos.sum())
+        empty = np.zeros(0, dtype=np.int64)
+        if total == 0:
+            return empty, empty, empty, empty
+        t = np.repeat(np.arange(nt), combos)
+        local = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
+        nbc = (nb * nc)[t]
+        ncr = nc[t]
+        ia = members[starts[ga][t] + local // nbc]
+        rem = local % nbc
+        ib = members[starts[gb][t] + rem // ncr]
+        ic = members[starts[gc][t] + rem % ncr]
+        ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
+        ok &= ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
+        ok &= ((lo[ia] & lo[ic]) | (hi[ia] & hi[ic])) == 0
+        ok &= ((lo[ib] & lo[ic]) | (hi[ib] & hi[ic])) == 0
+        return t[ok], ia[ok], ib[ok], ic[ok]
+
+    def _csr(self, np: Any) -> Any:
+        sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
+        starts = np.cumsum(sizes) - sizes
+        members = np.fromiter((i for g in self.groups for i in g), np.int64, int(sizes.sum()))
+        return members, starts, sizes
+
+    def chunks(self, budget: int = 1_000_000) -> Iterator[tuple[int, Any]]:
+        """All moves, best score first, a few value triples at a time (lazy).
+
+        Yields ``(first, (t, ia, ib, ic))`` where ``first + t`` is the triple's index."""
+        ga, gb, gc, _, _ = self.triples()
+        sizes = [len(g) for g in self.groups]
+        work = [sizes[a] * sizes[b] * sizes[c] for a, b, c in zip(ga.tolist(), gb.tolist(), gc.tolist(), strict=True)]
+        i, n = 0, len(work)
+        while i < n:
+            j, acc = i, 0
+            while j < n and (acc == 0 or acc + work[j] <= budget):
+                acc += work[j]
+                j += 1
+            yield i, self.expand(i, j)
+            i = j
+
+    def expand(self, i: int, j: int) -> Any:
+        """The disjoint occurrences of triples i..j-1, as numpy arrays (t, ia, ib, ic).
+
+        `t` is the triple's index minus `i`; rows come triple by triple, and within a
+        triple in (ia, ib, ic) order."""
+        import numpy as np
+
+        lo, hi = self._mask_arrays()
+        tga, tgb, tgc, _, _ = self.triples()
+        ga, gb, gc = tga[i:j], tgb[i:j], tgc[i:j]
+        nt = ga.size
+        members, starts, sizes = self._csr(np)
+        na, nb, nc = sizes[ga], sizes[gb], sizes[gc]
+        combos = na * nb * nc
+        total = int(combos.sum())
+        empty = np.zeros(0, dtype=np.int64)
+        if total == 0:
+            return empty, empty, empty, empty
+        t = np.repeat(np.arange(nt), combos)
+        local = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
+        nbc = (nb * nc)[t]
+        ncr = nc[t]
+        ia = members[starts[ga][t] + local // nbc]
+        rem = local % nbc
+        ib = members[starts[gb][t] + rem // ncr]
+        ic = members[starts[gc][t] + rem % ncr]
+        ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
+        ok &= ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
+        ok &= ((lo[ia] & lo[ic]) | (hi[ia] & hi[ic])) == 0
+        ok &= ((lo[ib] & lo[ic]) | (hi[ib] & hi[ic])) == 0
+        return t[ok], ia[ok], ib[ok], ic[ok]
+
+    def _csr(self, np: Any) -> Any:
+        if not hasattr(self, "_csr_arrays"):
+            sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
+            starts = np.cumsum(sizes) - sizes
+            members = np.fromiter((i for g in self.groups for i in g), np.int64, int(sizes.sum()))
+            self._csr_arrays = members, starts, sizes
+        return self._csr_arrays
+
+    def moves(self) -> Iterator[tuple[str, int, int, int, int]]:
+        """Every legal move ``(op, ia, ib, ic, score)``, best score first."""
+        _, _, _, prod, score = self.triples()
+        for first, (t, ia, ib, ic) in self.chunks():
+            k = t + first
+            ops = prod[k].tolist()
+            scores = score[k].tolist()
+            for p, a, b, c, s in zip(ops, ia.tolist(), ib.tolist(), ic.tolist(), scores, strict=True):
+                yield (TIMES if p else PLUS), a, b, c, s
+
+    def count(self) -> int:
+        return sum(int(arrs[0].size) for _, arrs in self.chunks())
+
+    def best(self, n: int = 1) -> list[tuple[str, int, int, int, int]]:
+        """The `n` best moves by score (ties: the listing order), without listing the rest."""
+        out: list[tuple[str, int, int, int, int]] = []
+        _, _, _, prod, score = self.triples()
+        i, step, total = 0, 4, int(score.size)
+        while i < total and len(out) < n:
+            j = min(total, i + step)
+            t, ia, ib, ic = self.expand(i, j)
+            for k, a, b, c in zip(t.tolist(), ia.tolist(), ib.tolist(), ic.tolist(), strict=True):
+                if len(out) >= n:
+                    break
+                out.append((TIMES if prod[i + k] else PLUS, a, b, c, int(score[i + k])))
+            i, step = j, step * 2
+        return out
+
+    def any_move(self) -> bool:
+        """Whether at least one legal move exists (RULES T-9 is decided by this)."""
+        n = int(self.triples()[0].size)
+        return any(self._first(k) is not None for k in range(n))
+
+    def _first(self, k: int) -> tuple[int, int, int] | None:
+        """One disjoint occurrence of value triple k, or None (plain Python: usually quick)."""
+        tr = self.triple(k)
+        masks = self._py_masks()
+        ga, gb, gc = self.groups[tr.a], self.groups[tr.b], self.groups[tr.c]
+        for a in ga:
+            ma = masks[a]
+            for b in gb:
+                if (tr.a == tr.b and b <= a) or masks[b] & ma:
+                    continue
+                mab = ma | masks[b]
+                for c in gc:
+                    if not masks[c] & mab:
+                        return a, b, c
+        return None
+
+    def _py_masks(self) -> list[int]:
+        if not hasattr(self, "_pm"):
+            self._pm = [mask_of(n.cells) for n in self.numbers]
+        return self._pm
+
+    # --- reading moves -------------------------------------------------------------------------
+    def move_key(self, a: Sequence[int], b: Sequence[int], c: Sequence[int]) -> tuple[int, int, int] | None:
+        """The indexes of three cell lists among the numbers (None when one is not a number)."""
+        index = self._index()
+        try:
+            return index[tuple(a)], index[tuple(b)], index[tuple(c)]
+        except KeyError:
+            return None
+
+    def _index(self) -> dict[tuple[int, ...], int]:
+        if not hasattr(self, "_cells_index"):
+            self._cells_index = {n.cells: i for i, n in enumerate(self.numbers)}
+        return self._cells_index
+
+
+_BITMASK = (1 << 16) - 1
+
+
+def _bitmap(np: Any, u: Any) -> Any:
+    """A presence table of the values' low 16 bits: most absent products fail it at once."""
+    bits = np.zeros(_BITMASK + 1, dtype=bool)
+    bits[u & _BITMASK] = True
+    return bits
+
+
+def move_score(values: Sequence[int], op: str, tokens_left_after: int) -> int:
+    """RULES T-7, T-8, TA-6: token sum, doubled for a product, doubled again when clearing."""
+    score = sum(weight(v) for v in values)
+    if op == TIMES:
+        score *= 2
+    if tokens_left_after == 0:
+        score *= 2
+    return score
