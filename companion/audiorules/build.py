@@ -1,0 +1,138 @@
+"""`companion rules build`: every chapter synthesized with the speech engine, then encoded.
+
+Each chapter's audio is its title, a short silence, then its paragraphs separated by silences.
+The same text, engine, voice and rate give the same bytes (see `encode`). A chapter whose text
+and settings have not changed since the last build is not synthesized again (unless `force`).
+The build manifest (`audio/rules/build/<game>/<lang>/manifest.json`) records, per chapter, the
+duration, the text's sha256 (so a stale file is never served as the current text) and the
+audio's sha256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .encode import encode
+from .manifest import Chapter, Manifest
+
+DEFAULT_ENGINE = "espeak-ng"
+DEFAULT_RATE = 160  # words per minute: a little slower than conversation, for rules
+TITLE_GAP_S = 0.8
+PARAGRAPH_GAP_S = 0.6
+
+
+@dataclass
+class BuildResult:
+    game: str
+    lang: str
+    chapter: str
+    path: str
+    duration: float
+    sha256: str
+    synthesized: bool  # False when the existing file was up to date
+
+
+def chapter_samples(engine: Any, chapter: Chapter, lang: str, rate: int) -> tuple[np.ndarray, int]:
+    """The chapter as mono float32 samples: title, pause, paragraphs with pauses between."""
+    pieces: list[np.ndarray] = []
+    sample_rate = 0
+    texts = [chapter.title + "."] + chapter.paragraphs
+    for i, text in enumerate(texts):
+        samples, sr = engine.synth(text, lang, rate=rate)
+        if sample_rate and sr != sample_rate:
+            raise ValueError(f"the engine changed sample rate ({sample_rate} then {sr})")
+        sample_rate = sr
+        pieces.append(np.asarray(samples, dtype=np.float32).reshape(-1))
+        gap = TITLE_GAP_S if i == 0 else PARAGRAPH_GAP_S
+        if i < len(texts) - 1:
+            pieces.append(np.zeros(int(gap * sr), dtype=np.float32))
+    return np.concatenate(pieces), sample_rate
+
+
+def _settings(engine_name: str, rate: int, fmt: str) -> dict[str, Any]:
+    return {"engine": engine_name, "rate": rate, "format": fmt}
+
+
+def build_manifest(
+    man: Manifest,
+    *,
+    engine_name: str = DEFAULT_ENGINE,
+    rate: int = DEFAULT_RATE,
+    fmt: str = "ogg",
+    force: bool = False,
+    engine: Any = None,
+    chapters: Iterable[str] | None = None,
+    progress: Callable[[BuildResult], None] | None = None,
+) -> list[BuildResult]:
+    """Build the audio of one game in one language; returns one result per chapter built."""
+    wanted = set(chapters) if chapters is not None else None
+    man.audio_dir.mkdir(parents=True, exist_ok=True)
+    settings = _settings(engine_name, rate, fmt)
+    old = _read_built(man)
+    entries = {e["id"]: e for e in old.get("chapters", [])} if old.get("settings") == settings else {}
+    results: list[BuildResult] = []
+    for ch in man.chapters:
+        if wanted is not None and ch.id not in wanted:
+            continue
+        audio = ch.audio_file.with_suffix("." + fmt)
+        prev = entries.get(ch.id)
+        if (
+            not force
+            and prev
+            and prev.get("text_sha256") == ch.text_sha256
+            and audio.exists()
+            and hashlib.sha256(audio.read_bytes()).hexdigest() == prev.get("sha256")
+        ):
+            res = BuildResult(man.game, man.lang, ch.id, str(audio), prev["duration"], prev["sha256"], False)
+        else:
+            if engine is None:
+                from companion.adapters.speech import get_engine
+
+                engine = get_engine(engine_name)
+            samples, sr = chapter_samples(engine, ch, man.lang, rate)
+            data = encode(samples, sr, fmt)
+            tmp = audio.with_suffix(audio.suffix + ".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(audio)
+            res = BuildResult(
+                man.game, man.lang, ch.id, str(audio), round(len(samples) / sr, 3),
+                hashlib.sha256(data).hexdigest(), True,
+            )
+        ch.audio_file = audio
+        ch.duration = res.duration
+        entries[ch.id] = {
+            "id": ch.id,
+            "title": ch.title,
+            "audio": audio.name,
+            "duration": res.duration,
+            "text_sha256": ch.text_sha256,
+            "sha256": res.sha256,
+        }
+        results.append(res)
+        if progress:
+            progress(res)
+    built = {
+        "game": man.game,
+        "lang": man.lang,
+        "title": man.title,
+        "settings": settings,
+        "chapters": [entries[c.id] for c in man.chapters if c.id in entries],
+    }
+    tmp = man.built_manifest_path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(built, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(man.built_manifest_path)
+    return results
+
+
+def _read_built(man: Manifest) -> dict[str, Any]:
+    try:
+        data = json.loads(man.built_manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
