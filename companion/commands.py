@@ -25,6 +25,7 @@ GLOBAL: dict[str, tuple[str, ...]] = {
     "quieter": ("moins fort", "quieter", "plus bas"),
     "history": ("historique", "history", "recap", "resume", "quoi de neuf", "what happened", "dernier", "last"),
     "rule": ("regle", "rule", "la regle", "the rule", "regles", "rules"),
+    "autoplay": ("joue pour moi", "joue a ma place", "play for me", "auto"),
     "french": ("francais", "en francais", "french", "langue francaise"),
     "english": ("anglais", "en anglais", "english", "langue anglaise"),
 }

@@ -156,8 +156,11 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
 
     match: Match[Any, Any] = Match(game, names, seed)
     seats = _seats(names, kinds, bots, game, seed, private)
-    return Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
-                   journal=journal, log=args.log)
+    session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
+                      journal=journal, log=args.log)
+    default_bot = next(iter(bots.values()))
+    session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
+    return session
 
 
 def resume(args: argparse.Namespace) -> int:

@@ -70,6 +70,7 @@ class Session:
         self._log_fh = log.open("a", encoding="utf-8") if log else None
         self._ended_said = False
         self.resumed = False
+        self.helper: Callable[[int], Bot] | None = None  # makes a bot to play a move for a human
 
     def start_or_resume(self) -> None:
         self.start(resumed=self.resumed)
@@ -311,6 +312,8 @@ class Session:
         elif word == "rule":
             chapter = self.ui.rule_chapter(self.match)
             self.tell("core.rule_hint", seat, game=self.game_name, chapter=chapter or "turn")
+        elif word == "autoplay":
+            self._autoplay(seat)
         elif word in ("french", "english"):
             lang = "fr" if word == "french" else "en"
             if seat is None:
@@ -319,6 +322,16 @@ class Session:
                 self.seats[seat].lang = lang
             self.tell("core.language_set", seat)
         return self.running
+
+    def _autoplay(self, seat: int | None) -> None:
+        """The game's default bot plays this one move for the player (learning, tiredness)."""
+        if seat is None or self.match.over or self.match.current != seat or self.helper is None:
+            self.tell("core.cannot_autoplay", seat, priority=Priority.IMPORTANT)
+            return
+        bot = self.helper(seat)
+        bot.observe([e for e in self.match.events() if e.visible_to(seat)])
+        self.tell("core.autoplay", seat)
+        self._act(seat, bot.choose(self.match.state))
 
     def _repeat(self, seat: int | None) -> None:
         heard = self.heard.get(seat) or self.heard.get(None)

@@ -1,0 +1,52 @@
+"""The conformance suite over every registered game (see tests/conformance.py)."""
+
+import pytest
+
+from companion.core import GAMES
+from companion.transcript import bot_game, load, transcript
+from tests.conformance import random_playout
+
+ENTRIES = {g.name: g for g in GAMES}
+SEEDS = range(6)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_random_playouts(name):
+    entry = ENTRIES[name]
+    game, ui, bots = load(entry)
+    for seed in SEEDS:
+        n = entry.min_players + seed % (min(entry.max_players, 4) - entry.min_players + 1)
+        random_playout(game, n, seed, check_every=3)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_bot_games_finish_with_game_ended(name):
+    entry = ENTRIES[name]
+    for seed in range(4):
+        match, ui = bot_game(entry, seed)
+        assert match.over
+        last = match.events()[-1]
+        assert last.type == "game_ended"
+        out = match.outcome()
+        assert last.data["scores"] == list(out.scores)
+        assert sorted(last.data["winners"]) == sorted(out.winners)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_event_is_narrated_in_both_languages(name, lang):
+    entry = ENTRIES[name]
+    match, ui = bot_game(entry, 11)
+    lines = transcript(ui, match, lang, strict=True)
+    assert lines, "a whole game said nothing"
+    assert all(line.strip() for line in lines)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_the_table_never_hears_a_private_line(name):
+    entry = ENTRIES[name]
+    match, ui = bot_game(entry, 5)
+    for ev in match.events():
+        for utt in ui.narrate(ev, match):
+            if ev.to is not None:
+                assert utt.to is not None and utt.to in ev.to, f"{ev.type} is private but narrated publicly"
