@@ -1,0 +1,540 @@
+"""The one audio path: sound outputs (sinks) and the priority player that feeds them.
+
+Sinks take float32 mono blocks of 10 ms at any sample rate:
+* `DeviceSink`: a sound device through sounddevice (PortAudio), all channels or only the
+  left or right one (a headset splitter used as a private channel);
+* `FileSink`: everything said is appended to one WAV file (no sound card, or on purpose);
+* `NullSink`: nothing (no sound card and no file: silence, and the session says so);
+* `RecordingSink`: in memory, for tests: each item's text, priority, whether it was cut, and
+  the frames handed to it with their times; paced like a real device by default.
+
+The `Player` is one thread per output. It takes items from a queue ordered by priority
+(speech-dispatcher's model), synthesises them with the speech engine, and writes 10 ms
+blocks, checking between blocks whether the item was cut: a cut stops the sound within one
+block (plus the device's own buffer, which is discarded).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.narration import Priority
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from .speech import SpeechEngine
+
+BLOCK_MS = 10
+CUT_BY_INPUT = (Priority.TEXT, Priority.NOTIFICATION)
+
+
+class AudioUnavailable(Exception):
+    """This output cannot be used (no device, bad name, device busy); `reason` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def resample(samples: np.ndarray, sr: int, to_sr: int) -> np.ndarray:
+    """Linear interpolation: good enough for speech and earcons between 16 and 48 kHz."""
+    import numpy as np
+
+    if sr == to_sr or len(samples) == 0:
+        return samples
+    n = int(round(len(samples) * to_sr / sr))
+    x = np.linspace(0.0, len(samples) - 1, n)
+    return np.interp(x, np.arange(len(samples)), samples).astype(np.float32)
+
+
+# --- sinks -------------------------------------------------------------------------------
+
+
+class Sink:
+    kind = "null"
+    realtime = False
+
+    def begin(self, item: Item) -> None:
+        """An item starts (its earcon or speech follows)."""
+
+    def write(self, block: np.ndarray, sr: int) -> None:
+        raise NotImplementedError
+
+    def discard(self) -> None:
+        """Drop audio written but not yet heard (an item was cut)."""
+
+    def end(self, item: Item) -> None:
+        """The item is over (said, cut or dropped)."""
+
+    def close(self) -> None:
+        pass
+
+
+class NullSink(Sink):
+    kind = "null"
+
+    def write(self, block: np.ndarray, sr: int) -> None:
+        pass
+
+
+class FileSink(Sink):
+    """Appends everything to one WAV file (16-bit, mono). An existing file is continued.
+
+    The header is brought up to date after each item, so the file is valid while the
+    program runs (another program can read what was said so far).
+    """
+
+    kind = "file"
+
+    def __init__(self, path: Path | str, sample_rate: int = 22050) -> None:
+        import soundfile as sf
+
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and self.path.stat().st_size > 0:
+                info = sf.info(str(self.path))
+                if info.channels != 1 or info.format != "WAV":
+                    raise AudioUnavailable(f"{self.path} is not a mono WAV file; it is left alone")
+                self._file = sf.SoundFile(str(self.path), "r+")
+                self._file.seek(0, sf.SEEK_END)
+            else:
+                self._file = sf.SoundFile(str(self.path), "w", sample_rate, 1, "PCM_16", format="WAV")
+        except AudioUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - unwritable place, damaged file
+            raise AudioUnavailable(f"cannot write {self.path}: {exc}") from None
+        self.sample_rate = self._file.samplerate
+        self._lock = threading.Lock()
+
+    def write(self, block: np.ndarray, sr: int) -> None:
+        with self._lock:
+            if self._file.closed:
+                return
+            self._file.write(resample(block, sr, self.sample_rate))
+
+    def end(self, item: Item) -> None:
+        with self._lock:
+            if not self._file.closed:
+                self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._file.closed:
+                self._file.close()
+
+
+@dataclass
+class RecordedItem:
+    text: str
+    priority: Priority
+    earcon: str | None
+    lang: str
+    submitted: float  # time.perf_counter() when say() was called
+    started: float | None = None  # when the player began it
+    ended: float | None = None
+    cut: bool = False  # stopped part-way, or removed from the queue by interrupt()
+    dropped: bool = False  # a notification never said because something else was waiting
+    blocks: list[tuple[float, int, int]] = field(default_factory=list)  # (time, frames, sr)
+
+    @property
+    def first_frame(self) -> float | None:
+        return self.blocks[0][0] if self.blocks else None
+
+    @property
+    def last_frame(self) -> float | None:
+        return self.blocks[-1][0] if self.blocks else None
+
+    @property
+    def seconds(self) -> float:
+        return sum(n / sr for _, n, sr in self.blocks)
+
+
+class RecordingSink(Sink):
+    """In memory, for tests. With `realtime` (default) each write waits for the block's time,
+    as a sound device does, so that cutting and timing behave as they would on a speaker."""
+
+    kind = "recording"
+
+    def __init__(self, realtime: bool = True, keep_audio: bool = True) -> None:
+        self.realtime = realtime
+        self.keep_audio = keep_audio
+        self.items: list[RecordedItem] = []
+        self.audio: list[tuple[np.ndarray, int]] = []
+        self._by_item: dict[int, RecordedItem] = {}
+        self._current: RecordedItem | None = None
+        self._clock = 0.0
+        self._lock = threading.Lock()
+
+    def record(self, item: Item) -> RecordedItem:
+        """Called by the player when an item is queued, so even dropped items are seen."""
+        with self._lock:
+            rec = self._by_item.get(id(item))
+            if rec is None:
+                rec = RecordedItem(item.text, item.priority, item.earcon, item.lang, item.submitted)
+                self._by_item[id(item)] = rec
+                self.items.append(rec)
+            return rec
+
+    def begin(self, item: Item) -> None:
+        rec = self.record(item)
+        rec.started = time.perf_counter()
+        self._current = rec
+        self._clock = max(self._clock, time.perf_counter())
+
+    def write(self, block: np.ndarray, sr: int) -> None:
+        now = time.perf_counter()
+        if self._current is not None:
+            self._current.blocks.append((now, len(block), sr))
+        if self.keep_audio:
+            self.audio.append((block.copy(), sr))
+        if self.realtime:
+            self._clock = max(self._clock, now) + len(block) / sr
+            # A device accepts a block when the previous one is being played.
+            delay = self._clock - len(block) / sr - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+
+    def discard(self) -> None:
+        self._clock = time.perf_counter()
+
+    def end(self, item: Item) -> None:
+        rec = self.record(item)
+        rec.ended = time.perf_counter()
+        rec.cut = item.cut
+        rec.dropped = item.dropped
+        self._current = None
+
+    def texts(self, said_only: bool = False) -> list[str]:
+        return [r.text for r in self.items if not (said_only and (r.cut or r.dropped))]
+
+
+class DeviceSink(Sink):
+    """A sound device (PortAudio through sounddevice), or one channel of it.
+
+    `device`: None for the default device, an index, or (part of) a device name.
+    `channel`: None (mono sound on every channel), "left" or "right" (only that one).
+    """
+
+    kind = "device"
+    realtime = True
+    PREFERRED_RATE = 22050
+
+    def __init__(self, device: int | str | None = None, channel: str | None = None) -> None:
+        try:
+            import sounddevice as sd
+        except OSError as exc:  # libportaudio2 missing
+            raise AudioUnavailable(f"PortAudio is not installed ({exc})") from None
+        self._sd = sd
+        self.channel = channel
+        try:
+            info = sd.query_devices(device, kind="output")
+        except (ValueError, sd.PortAudioError) as exc:
+            raise AudioUnavailable(_reason(exc, device)) from None
+        self.device_name = str(info["name"])
+        self.device_index = int(info["index"]) if "index" in info else None
+        max_ch = int(info["max_output_channels"])
+        if max_ch < 1:
+            raise AudioUnavailable(f"{self.device_name} has no output channel")
+        if channel is not None and max_ch < 2:
+            raise AudioUnavailable(f"{self.device_name} has only one channel, no {channel} side")
+        self.channels = 2 if (channel is not None or max_ch >= 2) else 1
+        stream = None
+        errors = []
+        for rate in (self.PREFERRED_RATE, int(info["default_samplerate"] or 0) or 48000):
+            try:
+                stream = sd.OutputStream(
+                    samplerate=rate,
+                    channels=self.channels,
+                    dtype="float32",
+                    device=self.device_index if self.device_index is not None else device,
+                    latency="low",
+                )
+                stream.start()
+                self.sample_rate = rate
+                break
+            except (sd.PortAudioError, ValueError) as exc:
+                errors.append(str(exc))
+                stream = None
+        if stream is None:
+            raise AudioUnavailable(f"{self.device_name}: {'; '.join(errors)}")
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def _frame(self, block: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(block), self.channels), dtype=np.float32)
+        if self.channel == "left":
+            out[:, 0] = block
+        elif self.channel == "right":
+            out[:, 1] = block
+        else:
+            out[:, :] = block[:, None]
+        return out
+
+    def write(self, block: np.ndarray, sr: int) -> None:
+        data = self._frame(resample(block, sr, self.sample_rate))
+        with self._lock:
+            self._stream.write(data)
+
+    def discard(self) -> None:
+        with self._lock:
+            try:
+                self._stream.abort()
+                self._stream.start()
+            except self._sd.PortAudioError:
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._stream.close()
+            except self._sd.PortAudioError:
+                pass
+
+
+def _reason(exc: BaseException, device: Any) -> str:
+    text = str(exc)
+    if device is None and ("-1" in text or "No output device" in text or "Error querying" in text):
+        return "no sound device found"
+    return text or "no sound device found"
+
+
+# --- the player --------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Item:
+    text: str
+    priority: Priority
+    earcon: str | None
+    lang: str
+    seq: int
+    submitted: float
+    cut: bool = False
+    dropped: bool = False
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+Settings = Callable[[str], tuple[int, str | None, float]]  # lang -> (rate, voice, volume)
+
+
+class Player:
+    """One thread feeding one sink from a priority queue.
+
+    * IMPORTANT goes before everything queued, is never cut, and cuts a TEXT or NOTIFICATION
+      being said;
+    * MESSAGE is said in order and never cut by input;
+    * TEXT is cut by `interrupt()` (new input), playing or queued;
+    * NOTIFICATION is dropped when anything else is waiting or being said, and cut by any
+      other item.
+    """
+
+    def __init__(
+        self,
+        engine: SpeechEngine,
+        sink: Sink,
+        settings: Settings,
+        on_sink_error: Callable[[Sink, BaseException], Sink] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.sink = sink
+        self.settings = settings
+        self.on_sink_error = on_sink_error
+        self._queue: list[Item] = []
+        self._current: Item | None = None
+        self._seq = 0
+        self._cond = threading.Condition()
+        self._closed = False
+        self._engine_done = threading.Event()
+        self.errors: list[str] = []
+        self._thread = threading.Thread(target=self._run, name=f"player-{sink.kind}", daemon=True)
+        self._thread.start()
+
+    # --- called by the speaker (any thread) ---
+    def submit(self, text: str, priority: Priority, earcon: str | None, lang: str) -> Item:
+        with self._cond:
+            self._seq += 1
+            item = Item(text, Priority(priority), earcon, lang, self._seq, time.perf_counter())
+            if isinstance(self.sink, RecordingSink):
+                self.sink.record(item)
+            if self._closed:
+                self._finish(item, dropped=True)
+                return item
+            busy = self._current is not None or bool(self._queue)
+            if item.priority == Priority.NOTIFICATION and busy:
+                self._finish(item, dropped=True)
+                return item
+            if item.priority != Priority.NOTIFICATION:
+                for q in [q for q in self._queue if q.priority == Priority.NOTIFICATION]:
+                    self._queue.remove(q)
+                    self._finish(q, dropped=True)
+                cur = self._current
+                if cur is not None and (
+                    cur.priority == Priority.NOTIFICATION
+                    or (item.priority == Priority.IMPORTANT and cur.priority == Priority.TEXT)
+                ):
+                    self._cut(cur)
+            self._queue.append(item)
+            self._queue.sort(key=lambda q: (q.priority, q.seq))
+            self._cond.notify_all()
+            return item
+
+    def interrupt(self) -> None:
+        """New input: cut TEXT and NOTIFICATION, the one being said and those queued."""
+        with self._cond:
+            for q in [q for q in self._queue if q.priority in CUT_BY_INPUT]:
+                self._queue.remove(q)
+                q.cut = True
+                self._finish(q)
+            if self._current is not None and self._current.priority in CUT_BY_INPUT:
+                self._cut(self._current)
+            self._cond.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._queue or self._current is not None:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._cond.wait(remaining if remaining is not None else 0.5)
+            return True
+
+    @property
+    def busy(self) -> bool:
+        with self._cond:
+            return self._current is not None or bool(self._queue)
+
+    def close(self, timeout: float = 2.0) -> None:
+        with self._cond:
+            self._closed = True
+            for q in self._queue:
+                q.cut = True
+                self._finish(q)
+            self._queue.clear()
+            if self._current is not None:
+                self._cut(self._current, force=True)
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        self.sink.close()
+
+    # --- internals ---
+    def _cut(self, item: Item, force: bool = False) -> None:
+        if item.priority == Priority.IMPORTANT and not force:
+            return
+        item.cut = True
+        if not self.engine.produces_audio:
+            try:
+                self.engine.stop()
+            except Exception:  # noqa: BLE001 - a failing stop must not stop the program
+                pass
+
+    def _finish(self, item: Item, dropped: bool = False) -> None:
+        item.dropped = item.dropped or dropped
+        if not item.done.is_set():
+            self.sink.end(item)
+            item.done.set()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closed:
+                    self._cond.wait()
+                if self._closed and not self._queue:
+                    return
+                item = self._queue.pop(0)
+                self._current = item
+            try:
+                self._play(item)
+            except Exception as exc:  # noqa: BLE001 - keep speaking whatever happens
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+                self._sink_failed(exc)
+            finally:
+                with self._cond:
+                    self._current = None
+                    self._finish(item)
+                    self._cond.notify_all()
+
+    def _sink_failed(self, exc: BaseException) -> None:
+        if self.on_sink_error is None:
+            return
+        try:
+            import sounddevice as sd
+
+            is_device_error = isinstance(exc, sd.PortAudioError)
+        except OSError:
+            is_device_error = False
+        if is_device_error or isinstance(exc, (AudioUnavailable, OSError)):
+            old = self.sink
+            self.sink = self.on_sink_error(old, exc)
+            try:
+                old.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _write(self, item: Item, samples: np.ndarray, sr: int) -> bool:
+        """Write in 10 ms blocks; False as soon as the item is cut."""
+        step = max(1, sr * BLOCK_MS // 1000)
+        rate, voice, volume = self.settings(item.lang)
+        for i in range(0, len(samples), step):
+            if item.cut:
+                return False
+            block = samples[i : i + step]
+            _, _, volume = self.settings(item.lang)  # volume changes are heard at once
+            if volume != 1.0:
+                block = block * volume
+            self.sink.write(block, sr)
+        return not item.cut
+
+    def _play(self, item: Item) -> None:
+        self.sink.begin(item)
+        rate, voice, _volume = self.settings(item.lang)
+        stream: Iterator[tuple[np.ndarray, int]] | None = None
+        try:
+            if self.engine.produces_audio and item.text.strip():
+                # Start synthesis first: it runs while the earcon plays.
+                stream = self.engine.stream(item.text, item.lang, rate=rate, voice=voice, volume=1.0)
+            if item.earcon:
+                from .earcons import earcon
+
+                try:
+                    samples, sr = earcon(item.earcon)
+                except KeyError:
+                    samples, sr = None, 0
+                if samples is not None and not self._write(item, samples, sr):
+                    self.sink.discard()
+                    return
+            if item.cut:
+                self.sink.discard()
+                return
+            if stream is not None:
+                for chunk, sr in stream:
+                    if not self._write(item, chunk, sr):
+                        self.sink.discard()
+                        return
+            elif not self.engine.produces_audio and item.text.strip():
+                self._speak_by_engine(item, rate, voice)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+
+    def _speak_by_engine(self, item: Item, rate: int, voice: str | None) -> None:
+        done = threading.Event()
+        _, _, volume = self.settings(item.lang)
+        self.engine.speak(
+            item.text, item.lang, rate=rate, voice=voice, volume=volume,
+            priority=int(item.priority), done=done.set,
+        )
+        # Engines that cannot tell when they are done (no callback) are not waited for.
+        deadline = time.monotonic() + 60
+        while not done.is_set() and not item.cut and time.monotonic() < deadline:
+            done.wait(0.01)

@@ -1,0 +1,327 @@
+"""One output of the companion: a speech engine, a sound output and a player's profile.
+
+The session opens one `Speaker` for the table and one for each player who has a private
+channel (another device, or the left or right side of one):
+
+    table = open_speaker("auto", "auto", lang="fr", fallback_wav=Path("partie.wav"))
+    marie = open_speaker("auto", "device:USB:left", lang="fr", profile=Profile.for_player("Marie"))
+    for utt in table.describe():           # which voice, where the sound goes
+        print(catalog("fr").render(utt)); table.say_utterance(utt)
+    table.say("C'est au tour de Marie.", Priority.MESSAGE, earcon="turn")
+    table.interrupt()                        # new input: cut answers being read
+
+Output specs: "auto" (default device; with none, `fallback_wav` if given, else silence),
+"device", "device:NAME_OR_INDEX", "device:NAME_OR_INDEX:left" / ":right", "file:PATH.wav",
+"null", "recording". Nothing hangs or crashes without a sound device: the speaker falls
+back and `describe()` says so.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.narration import Priority, Raw, Utterance, Verbosity, catalog, say, spell
+
+from .audio import AudioUnavailable, DeviceSink, FileSink, NullSink, Player, RecordingSink, Sink
+from .profile import Profile
+from .speech import SpeechEngine, UnavailableEngine, clamp_rate, get_engine
+
+SIDES = ("left", "right")
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    kind: str  # auto, device, file, null, recording
+    device: int | str | None = None
+    channel: str | None = None  # left, right
+    path: Path | None = None
+
+
+def parse_output(spec: str) -> OutputSpec:
+    """Read an output spec; ValueError (with the accepted forms) when it is not one."""
+    raw = (spec or "auto").strip()
+    low = raw.lower()
+    if low in ("auto", "null", "recording", "device"):
+        return OutputSpec(low)
+    if low.startswith("file:"):
+        path = raw[5:].strip()
+        if not path:
+            raise ValueError("file: needs a path, e.g. file:partie.wav")
+        return OutputSpec("file", path=Path(path).expanduser())
+    if low.startswith("device:"):
+        rest = raw[7:]
+        channel = None
+        for side in SIDES:
+            if rest.lower() == side or rest.lower().endswith(":" + side):
+                channel = side
+                rest = rest[: -len(side)].rstrip(":")
+                break
+        rest = rest.strip()
+        device: int | str | None
+        if not rest:
+            device = None
+        elif rest.isdigit():
+            device = int(rest)
+        else:
+            device = rest
+        return OutputSpec("device", device=device, channel=channel)
+    raise ValueError(
+        f"unknown output {spec!r}: use auto, device, device:NAME, device:NAME:left, "
+        "device:NAME:right, file:PATH.wav, null or recording"
+    )
+
+
+class Speaker:
+    """Says things on one output, by priority, interruptibly. See the module docstring."""
+
+    def __init__(
+        self,
+        engine: SpeechEngine,
+        sink: Sink,
+        lang: str = "fr",
+        profile: Profile | None = None,
+        notes: list[Utterance] | None = None,
+        output: OutputSpec | None = None,
+        fallback_wav: Path | None = None,
+    ) -> None:
+        self.engine = engine
+        self.lang = lang if lang in ("fr", "en") else "fr"
+        self.profile = profile if profile is not None else Profile(language=self.lang)
+        self.output = output or OutputSpec(sink.kind)
+        self.fallback_wav = fallback_wav
+        self._notes = list(notes or [])
+        self._notices: list[Utterance] = []
+        self._lock = threading.Lock()
+        self._last: tuple[str, str] | None = None  # (text, lang) of the last thing said
+        self._repeats = 0
+        self._output_note = _output_note(sink, self.output, failed=None)
+        self.player = Player(engine, sink, self._settings, on_sink_error=self._sink_failed)
+
+    # --- what the player reads for every block ---
+    def _settings(self, lang: str) -> tuple[int, str | None, float]:
+        p = self.profile
+        voice = p.voice if lang == p.language else None
+        return p.rate, voice, p.volume / 100.0
+
+    def _sink_failed(self, old: Sink, exc: BaseException) -> Sink:
+        """The device stopped working while playing: go on in the WAV file, or in silence."""
+        new: Sink = NullSink()
+        if self.fallback_wav is not None:
+            try:
+                new = FileSink(self.fallback_wav)
+            except AudioUnavailable:
+                new = NullSink()
+        note = _output_note(new, OutputSpec(new.kind, path=self.fallback_wav), failed=str(exc))
+        with self._lock:
+            self._output_note = note
+            self._notices.append(note)
+        return new
+
+    @property
+    def sink(self) -> Sink:
+        return self.player.sink
+
+    @property
+    def recording(self) -> RecordingSink:
+        """The in-memory record (output "recording" only)."""
+        if not isinstance(self.player.sink, RecordingSink):
+            raise AttributeError("this speaker does not record (output is not 'recording')")
+        return self.player.sink
+
+    # --- saying ---
+    def say(
+        self,
+        text: str,
+        priority: Priority = Priority.MESSAGE,
+        earcon: str | None = None,
+        lang: str | None = None,
+    ):  # -> audio.Item
+        """Queue `text` (non-blocking). Returns the queued item (its `done` event is set when
+        it has been said, cut or dropped)."""
+        lang = lang if lang in ("fr", "en") else self.lang
+        if priority != Priority.NOTIFICATION and text.strip():
+            with self._lock:
+                self._last = (text, lang)
+                self._repeats = 0
+        return self.player.submit(text, priority, earcon, lang)
+
+    def say_utterance(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL, lang: str | None = None):
+        """Render an utterance in this speaker's language and say it with its priority/earcon."""
+        lang = lang or self.lang
+        return self.say(catalog(lang).render(utt, verbosity), utt.priority, utt.earcon, lang)
+
+    def repeat(self):
+        """Say the last thing again (even identical); a second repeat in a row spells it.
+
+        Returns the queued item, or None when nothing was said yet."""
+        with self._lock:
+            if self._last is None:
+                return None
+            self._repeats += 1
+            text, lang = self._last
+            if self._repeats >= 2:
+                text = spell(text)
+        return self.player.submit(text, Priority.TEXT, None, lang)
+
+    def play_earcon(self, name: str):
+        """Play one earcon alone (as TEXT: cut by input)."""
+        return self.player.submit("", Priority.TEXT, name, self.lang)
+
+    def interrupt(self) -> None:
+        """New input arrived: cut TEXT and NOTIFICATION now (within one 10 ms block)."""
+        self.player.interrupt()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until everything queued was said (or cut); False if `timeout` ran out first."""
+        return self.player.wait(timeout)
+
+    @property
+    def busy(self) -> bool:
+        return self.player.busy
+
+    def close(self) -> None:
+        self.player.close()
+
+    def __enter__(self) -> Speaker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- describing ---
+    def describe(self) -> list[Utterance]:
+        """Which engine and which output are used, and anything that went wrong."""
+        with self._lock:
+            out = list(self._notes)
+            out.append(_engine_note(self.engine))
+            out.append(self._output_note)
+            if self.profile.problem:
+                out.append(say("speech.profile_damaged", Priority.MESSAGE, problem=Raw(self.profile.problem)))
+        return out
+
+    def notices(self) -> list[Utterance]:
+        """What happened since the last call (a device that stopped working); then cleared."""
+        with self._lock:
+            out, self._notices = self._notices, []
+        return out
+
+    # --- live settings, kept in the profile ---
+    def set_rate(self, rate: int) -> Utterance:
+        self.profile.rate = clamp_rate(rate)
+        self._save()
+        return say("speech.rate_set", Priority.TEXT, n=self.profile.rate)
+
+    def set_volume(self, volume: int) -> Utterance:
+        self.profile.volume = max(0, min(100, int(volume)))
+        self._save()
+        return say("speech.volume_set", Priority.TEXT, n=self.profile.volume)
+
+    def set_voice(self, voice: str | None) -> Utterance:
+        """Change the voice for the profile's language; an unknown name changes nothing."""
+        voice = (voice or "").strip() or None
+        if voice is not None:
+            known = self.engine.voices(self.profile.language)
+            base = voice.split("+", 1)[0]
+            if known and base not in known:
+                return say(
+                    "speech.voice_unknown", Priority.IMPORTANT, earcon="error",
+                    voice=Raw(voice), choices=[Raw(v) for v in known[:12]],
+                )
+        self.profile.voice = voice
+        self._save()
+        if voice is None:
+            return say("speech.voice_default", Priority.TEXT)
+        return say("speech.voice_set", Priority.TEXT, voice=Raw(voice))
+
+    def _save(self) -> None:
+        try:
+            self.profile.save()
+        except OSError as exc:
+            self.profile.problem = f"{self.profile.path}: {exc}"
+
+
+def _engine_note(engine: SpeechEngine) -> Utterance:
+    key = engine.name.replace("-", "_")
+    return say(f"speech.engine.{key}", Priority.MESSAGE)
+
+
+def _output_note(sink: Sink, spec: OutputSpec, failed: str | None) -> Utterance:
+    """Where the sound goes, in words."""
+    if isinstance(sink, DeviceSink):
+        if sink.channel:
+            return say("speech.output.device_side", Priority.MESSAGE,
+                       device=Raw(sink.device_name), side=say_side(sink.channel))
+        return say("speech.output.device", Priority.MESSAGE, device=Raw(sink.device_name))
+    if isinstance(sink, RecordingSink):
+        return say("speech.output.recording", Priority.MESSAGE)
+    wanted_device = spec.kind in ("auto", "device") or failed is not None
+    if isinstance(sink, FileSink):
+        if wanted_device:
+            return say("speech.output.no_device_file", Priority.IMPORTANT,
+                       path=Raw(str(sink.path)), reason=Raw(failed or ""))
+        return say("speech.output.file", Priority.MESSAGE, path=Raw(str(sink.path)))
+    if wanted_device:
+        return say("speech.output.no_device_silent", Priority.IMPORTANT, reason=Raw(failed or ""))
+    return say("speech.output.null", Priority.MESSAGE)
+
+
+def say_side(side: str):
+    from companion.narration import Msg
+
+    return Msg(f"speech.side.{side}")
+
+
+def open_speaker(
+    engine: str = "auto",
+    output: str = "auto",
+    lang: str = "fr",
+    profile: Profile | None = None,
+    fallback_wav: Path | None = None,
+) -> Speaker:
+    """A speaker for `output`, speaking with `engine`.
+
+    An engine that cannot be used is replaced by the automatic choice, and a device that
+    cannot be opened by `fallback_wav` (or silence); `describe()` tells which and why.
+    A malformed output spec raises ValueError (check the command line with `parse_output`).
+    """
+    spec = parse_output(output)
+    notes: list[Utterance] = []
+    try:
+        eng = get_engine(engine)
+    except UnavailableEngine as exc:
+        notes.append(say("speech.engine_unavailable", Priority.IMPORTANT,
+                         engine=Raw(exc.name), reason=Raw(exc.reason)))
+        eng = get_engine("auto")
+    sink: Sink
+    failed: str | None = None
+    if spec.kind == "null":
+        sink = NullSink()
+    elif spec.kind == "recording":
+        sink = RecordingSink()
+    elif spec.kind == "file":
+        assert spec.path is not None
+        try:
+            sink = FileSink(spec.path)
+        except AudioUnavailable as exc:
+            failed = exc.reason
+            sink = NullSink()
+    else:
+        try:
+            sink = DeviceSink(spec.device, spec.channel)
+        except AudioUnavailable as exc:
+            failed = exc.reason
+            sink = NullSink()
+            if fallback_wav is not None:
+                try:
+                    sink = FileSink(fallback_wav)
+                except AudioUnavailable as exc2:
+                    failed = f"{failed}; {exc2.reason}"
+    speaker = Speaker(eng, sink, lang, profile, notes, spec, fallback_wav)
+    if failed is not None and spec.kind == "file":
+        speaker._output_note = say("speech.output.file_failed", Priority.IMPORTANT,
+                                   path=Raw(str(spec.path)), reason=Raw(failed))
+    elif failed is not None:
+        speaker._output_note = _output_note(sink, spec, failed)
+    return speaker

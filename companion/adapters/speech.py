@@ -1,0 +1,634 @@
+"""Speech engines behind one small interface.
+
+Two kinds of engine:
+
+* engines that **produce audio** (`produces_audio = True`): `synth()` returns float32 mono
+  samples in [-1, 1] and their sample rate, and `stream()` yields them chunk by chunk as they
+  are made (the player hands the first chunk to the sound output before the sentence is
+  finished). Our own audio path then plays them, so they can be cut within one 10 ms block.
+  espeak-ng (a subprocess per utterance), pyttsx3 (wrapped, see `Pyttsx3Engine`) and the
+  recording engine used by tests.
+* engines that **play by themselves** (`produces_audio = False`): `speak()` and `stop()`.
+  speech-dispatcher (the Linux screen readers' speech server) and `text` (nothing is spoken:
+  the printed line is read by the user's own screen reader).
+
+`get_engine("auto")` tries espeak-ng, then pyttsx3, then speech-dispatcher, then text.
+`UnavailableEngine(name, reason)` says why one cannot be used.
+
+numpy is imported inside the functions that need it: the command line must start fast.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+ENGINE_NAMES = ("auto", "espeak-ng", "pyttsx3", "speech-dispatcher", "text", "recording")
+AUTO_ORDER = ("espeak-ng", "pyttsx3", "speech-dispatcher", "text")
+DEFAULT_RATE = 175  # words per minute (espeak-ng's default)
+MIN_RATE, MAX_RATE = 80, 450
+# The voice used for each language when the player chose none.
+DEFAULT_VOICES = {"fr": "fr", "en": "en"}
+
+
+class UnavailableEngine(Exception):
+    """This engine cannot be used here; `reason` says why (for the user, in plain words)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+class SpeechError(Exception):
+    """Synthesis failed for one utterance (bad voice, engine crashed)."""
+
+
+def clamp_rate(rate: int) -> int:
+    return max(MIN_RATE, min(MAX_RATE, int(rate)))
+
+
+def _scaled(samples: np.ndarray, volume: float) -> np.ndarray:
+    import numpy as np
+
+    out = samples.astype(np.float32, copy=False)
+    if volume != 1.0:
+        out = out * np.float32(max(0.0, min(1.0, volume)))
+    return np.clip(out, -1.0, 1.0)
+
+
+class SpeechEngine:
+    """The interface every engine has. Subclasses override what they support."""
+
+    name: str = ""
+    produces_audio: bool = True
+
+    def synth(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> tuple[np.ndarray, int]:
+        """The whole utterance as (float32 mono samples in [-1, 1], sample rate)."""
+        import numpy as np
+
+        chunks: list[np.ndarray] = []
+        sr = 0
+        for chunk, sr in self.stream(text, lang, rate=rate, voice=voice, volume=volume):
+            chunks.append(chunk)
+        if not chunks:
+            return np.zeros(0, dtype=np.float32), sr or self.sample_rate
+        return np.concatenate(chunks).astype(np.float32, copy=False), sr
+
+    sample_rate: int = 22050
+
+    def stream(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> Iterator[tuple[np.ndarray, int]]:
+        """Chunks of the utterance as they are made. Closing the iterator stops synthesis."""
+        raise NotImplementedError(f"{self.name} does not produce audio")
+
+    def speak(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+        priority: int | None = None,
+        done: Callable[[], None] | None = None,
+    ) -> None:
+        """Say it through the engine's own audio (engines with produces_audio False).
+
+        `done` is called once the utterance has been said or stopped, when the engine can tell.
+        """
+        raise NotImplementedError(f"{self.name} plays through the companion's audio output")
+
+    def stop(self) -> None:
+        """Stop what the engine is saying by itself (no-op for engines that produce audio)."""
+
+    def voices(self, lang: str | None = None) -> list[str]:
+        """Voice names this engine accepts for `voice=` (for `lang` when given)."""
+        return []
+
+    def close(self) -> None:
+        """Release processes and threads."""
+
+
+# --- espeak-ng ---------------------------------------------------------------------------
+
+
+class _EspeakStream:
+    """One espeak-ng process writing a WAV to its stdout, read as it comes.
+
+    The process is started when the object is made, so that synthesis runs while the caller
+    does something else (plays an earcon). It is an iterator of (float32 chunk, rate);
+    `close()` kills the process (an utterance cut half-way, or never started).
+    """
+
+    CHUNK = 2048  # bytes read at once at most: 1024 samples, 46 ms at 22 050 Hz
+
+    def __init__(self, argv: list[str], text: str, volume: float) -> None:
+        self.volume = volume
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(text.encode("utf-8"))
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self._closed = False
+        self._gen = self._generate()
+
+    def __iter__(self) -> _EspeakStream:
+        return self
+
+    def __next__(self) -> tuple[np.ndarray, int]:
+        return next(self._gen)
+
+    def _generate(self) -> Iterator[tuple[np.ndarray, int]]:
+        import numpy as np
+
+        fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        header = b""
+        try:
+            while len(header) < 44:
+                more = os.read(fd, 44 - len(header))
+                if not more:
+                    break
+                header += more
+            if len(header) < 44 or header[:4] != b"RIFF" or header[36:40] != b"data":
+                err = self._finish()
+                raise SpeechError(f"espeak-ng produced no audio: {err}")
+            sr = int.from_bytes(header[24:28], "little")
+            pending = b""
+            while True:
+                data = os.read(fd, self.CHUNK)
+                if not data:
+                    break
+                data = pending + data
+                cut = len(data) - (len(data) % 2)
+                data, pending = data[:cut], data[cut:]
+                if data:
+                    samples = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
+                    yield _scaled(samples, self.volume), sr
+            self._finish()
+        finally:
+            self._kill()
+
+    def _finish(self) -> str:
+        try:
+            _, err = self.proc.communicate(timeout=5)
+        except (subprocess.TimeoutExpired, ValueError):
+            self.proc.kill()
+            err = b""
+        return (err or b"").decode("utf-8", "replace").strip()
+
+    def _kill(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a kill does not hang
+            pass
+        for fh in (self.proc.stdout, self.proc.stderr):
+            if fh is not None and not fh.closed:
+                fh.close()
+
+    def close(self) -> None:
+        self._gen.close()
+        self._kill()
+
+
+class EspeakNgEngine(SpeechEngine):
+    """The espeak-ng program, one process per utterance, read from its standard output.
+
+    About 7 ms to the first chunk on a 2-core VM; French voices fr, fr-be, fr-ch; English en,
+    en-us, and variants such as "fr+f3" (a female variant).
+    """
+
+    name = "espeak-ng"
+    produces_audio = True
+
+    def __init__(self) -> None:
+        self.path = shutil.which("espeak-ng")
+        if self.path is None:
+            raise UnavailableEngine(
+                self.name, "the espeak-ng program is not installed (apt-get install espeak-ng)"
+            )
+        self._voices: list[str] | None = None
+
+    def argv(self, lang: str, rate: int, voice: str | None) -> list[str]:
+        v = voice or DEFAULT_VOICES.get(lang, lang)
+        # -b 1: UTF-8 input; text on stdin, so that text starting with "-" is not an option.
+        return [self.path or "espeak-ng", "-b", "1", "-v", v, "-s", str(clamp_rate(rate)), "--stdout"]
+
+    def stream(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> Iterator[tuple[np.ndarray, int]]:
+        if not text.strip():
+            return iter(())
+        return _EspeakStream(self.argv(lang, rate, voice), text, volume)
+
+    def voices(self, lang: str | None = None) -> list[str]:
+        if self._voices is None:
+            out = subprocess.run(
+                [self.path or "espeak-ng", "--voices"], capture_output=True, text=True, timeout=10
+            ).stdout
+            names: list[str] = []
+            for line in out.splitlines()[1:]:
+                cols = line.split()
+                if len(cols) >= 5:
+                    names.append(f"{cols[1]} {cols[4]}")  # language and file, e.g. "fr roa/fr"
+            self._voices = names
+        if lang is None:
+            return [n.split()[0] for n in self._voices]
+        return [n.split()[0] for n in self._voices if n.split()[0].split("-")[0] == lang]
+
+
+# --- pyttsx3 -----------------------------------------------------------------------------
+
+
+def _quiet(*_args: Any, **_kwargs: Any) -> None:
+    """Replaces pyttsx3's espeak driver's `print` ("Audio saved to ..." on every file)."""
+
+
+class Pyttsx3Engine(SpeechEngine):
+    """pyttsx3 (SAPI5 on Windows, NSSpeechSynthesizer on macOS, libespeak-ng on Linux).
+
+    Wrapped so that its known bugs (tech-stack report §1.3) cannot bite:
+    * one engine, created and used by ONE worker thread, fed by a queue (two threads hang it);
+    * exactly one `save_to_file` per `runAndWait` (queued utterances are dropped otherwise),
+      and never `say()` (it would rewrite the last file instead of playing, and on Linux it
+      plays through `aplay`, outside our interruptible audio path);
+    * the file is waited for: the first `runAndWait` of a process returns before it exists;
+    * the driver's stdout noise ("Audio saved to ...") is silenced.
+    The audio is then played by our own player like espeak-ng's.
+    """
+
+    name = "pyttsx3"
+    produces_audio = True
+    TIMEOUT = 20.0
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[Any], Any], queue.Queue[Any]] | None] = queue.Queue()
+        self._tmp = Path(tempfile.mkdtemp(prefix="companion-pyttsx3-"))
+        self._count = 0
+        self._voice_ids: list[tuple[str, str, tuple[str, ...]]] = []  # (id, name, languages)
+        self._finished = threading.Event()
+        self._thread = threading.Thread(target=self._worker, name="pyttsx3", daemon=True)
+        ready: queue.Queue[Any] = queue.Queue()
+        self._ready = ready
+        self._thread.start()
+        try:
+            result = ready.get(timeout=self.TIMEOUT)
+        except queue.Empty:
+            raise UnavailableEngine(self.name, "pyttsx3 did not start within 20 s") from None
+        if isinstance(result, BaseException):
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            raise UnavailableEngine(self.name, f"pyttsx3 cannot start: {result}")
+
+    # Everything below that touches `self._engine` runs in the worker thread only.
+    def _worker(self) -> None:
+        try:
+            import pyttsx3
+
+            engine = pyttsx3.init()
+            try:  # silence the espeak driver's prints (they come from espeak's own thread)
+                import pyttsx3.drivers.espeak as drv
+
+                drv.print = _quiet  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 - other platforms have other drivers
+                pass
+            engine.connect("finished-utterance", lambda name=None, completed=True: self._finished.set())
+            for v in engine.getProperty("voices") or []:
+                langs = tuple(str(x).lower() for x in (getattr(v, "languages", None) or ()))
+                self._voice_ids.append((str(v.id), str(getattr(v, "name", v.id)), langs))
+            self._engine = engine
+        except BaseException as exc:  # noqa: BLE001 - reported to the caller as unavailable
+            self._ready.put(exc)
+            return
+        self._ready.put(True)
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, reply = job
+            try:
+                reply.put(fn(engine))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                reply.put(exc)
+
+    def _call(self, fn: Callable[[Any], Any]) -> Any:
+        if not self._thread.is_alive():
+            raise SpeechError("the pyttsx3 worker has stopped")
+        reply: queue.Queue[Any] = queue.Queue()
+        self._jobs.put((fn, reply))
+        try:
+            result = reply.get(timeout=self.TIMEOUT)
+        except queue.Empty:
+            raise SpeechError("pyttsx3 did not answer within 20 s") from None
+        if isinstance(result, BaseException):
+            raise SpeechError(f"pyttsx3: {result}") from result
+        return result
+
+    def _voice_id(self, lang: str, voice: str | None) -> str | None:
+        if voice:
+            for vid, name, _langs in self._voice_ids:
+                if voice.lower() in (vid.lower(), name.lower(), vid.lower().rsplit("/", 1)[-1]):
+                    return vid
+        wanted = (voice or DEFAULT_VOICES.get(lang, lang)).lower()
+        for vid, _name, langs in self._voice_ids:
+            if any(lg == wanted or lg.replace("_", "-") == wanted for lg in langs):
+                return vid
+        for vid, _name, langs in self._voice_ids:
+            if any(lg.split("-")[0].split("_")[0] == lang for lg in langs):
+                return vid
+        return None
+
+    def synth(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> tuple[np.ndarray, int]:
+        import numpy as np
+        import soundfile as sf
+
+        if not text.strip():
+            return np.zeros(0, dtype=np.float32), self.sample_rate
+        self._count += 1
+        path = self._tmp / f"u{self._count}.wav"
+        vid = self._voice_id(lang, voice)
+
+        def job(engine: Any) -> None:
+            if vid is not None:
+                engine.setProperty("voice", vid)
+            engine.setProperty("rate", clamp_rate(rate))
+            engine.setProperty("volume", 1.0)
+            self._finished.clear()
+            engine.save_to_file(text, str(path))
+            engine.runAndWait()
+            _wait_for_wav(path, self._finished, self.TIMEOUT)
+
+        self._call(job)
+        try:
+            data, sr = sf.read(str(path), dtype="float32", always_2d=False)
+        finally:
+            path.unlink(missing_ok=True)
+        if data.ndim > 1:
+            data = data.mean(axis=1)
+        return _scaled(data, volume), int(sr)
+
+    def stream(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> Iterator[tuple[np.ndarray, int]]:
+        samples, sr = self.synth(text, lang, rate=rate, voice=voice, volume=volume)
+        return iter([(samples, sr)] if len(samples) else [])
+
+    def voices(self, lang: str | None = None) -> list[str]:
+        out = []
+        for vid, _name, langs in self._voice_ids:
+            if lang is None or any(lg.split("-")[0].split("_")[0] == lang for lg in langs):
+                out.append(vid)
+        return out
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=2)
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def _wait_for_wav(path: Path, finished: threading.Event, timeout: float) -> None:
+    """Until pyttsx3 has written the whole WAV: the utterance finished and the size is right."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if finished.is_set() and path.exists():
+            size = path.stat().st_size
+            if size > 44:
+                with path.open("rb") as fh:
+                    head = fh.read(44)
+                declared = int.from_bytes(head[40:44], "little") if head[36:40] == b"data" else 0
+                if declared and size >= 44 + declared:
+                    time.sleep(0.002)  # the driver still resets its state after notifying
+                    return
+        time.sleep(0.002)
+    raise SpeechError(f"pyttsx3 did not write {path.name} within {timeout:.0f} s")
+
+
+# --- speech-dispatcher -------------------------------------------------------------------
+
+
+class SpeechDispatcherEngine(SpeechEngine):
+    """speech-dispatcher through its Python client (Debian package python3-speechd).
+
+    It plays by itself, with its own priorities (the same four as ours); `stop()` cancels.
+    """
+
+    name = "speech-dispatcher"
+    produces_audio = False
+
+    def __init__(self) -> None:
+        try:
+            import speechd  # type: ignore[import-not-found]
+        except ImportError:
+            raise UnavailableEngine(
+                self.name,
+                "the Python client of speech-dispatcher is not installed (python3-speechd)",
+            ) from None
+        self._speechd = speechd
+        try:
+            self._client = speechd.SSIPClient("companion")
+        except Exception as exc:  # noqa: BLE001 - any failure to connect
+            raise UnavailableEngine(self.name, f"speech-dispatcher does not answer: {exc}") from None
+        self._lock = threading.Lock()
+
+    def speak(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+        priority: int | None = None,
+        done: Callable[[], None] | None = None,
+    ) -> None:
+        sd = self._speechd
+        prio = {1: sd.Priority.IMPORTANT, 2: sd.Priority.MESSAGE, 3: sd.Priority.TEXT, 4: sd.Priority.NOTIFICATION}
+        with self._lock:
+            c = self._client
+            c.set_priority(prio.get(priority or 3, sd.Priority.TEXT))
+            c.set_language(lang)
+            # speech-dispatcher's rate runs from -100 to 100 around its own default.
+            c.set_rate(max(-100, min(100, int((clamp_rate(rate) - DEFAULT_RATE) * 100 / 275))))
+            c.set_volume(max(-100, min(100, int(volume * 200 - 100))))
+            if voice:
+                c.set_synthesis_voice(voice)
+
+            def callback(event_type: Any, **_kw: Any) -> None:
+                if done is not None:
+                    done()
+
+            kwargs: dict[str, Any] = {}
+            if done is not None:
+                kwargs = {
+                    "callback": callback,
+                    "event_types": (sd.CallbackType.END, sd.CallbackType.CANCEL),
+                }
+            c.speak(text, **kwargs)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._client.cancel()
+
+    def close(self) -> None:
+        with self._lock:
+            self._client.close()
+
+
+# --- text only, and the recording engine for tests ---------------------------------------
+
+
+class TextEngine(SpeechEngine):
+    """Nothing is spoken: every utterance is printed as one line (by the session), and the
+    user's own screen reader (NVDA, Orca, VoiceOver, a braille display) reads it."""
+
+    name = "text"
+    produces_audio = False
+
+    def speak(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+        priority: int | None = None,
+        done: Callable[[], None] | None = None,
+    ) -> None:
+        if done is not None:
+            done()
+
+
+class RecordingEngine(SpeechEngine):
+    """For tests: a plain tone as long as the text would take to say, and a log of calls.
+
+    Duration: one character takes 60 / (rate * 6) seconds (six characters a word), so a
+    sentence of 23 characters lasts 1.3 s at 175 words a minute; deterministic, no process.
+    `calls` holds (text, lang, rate, voice, volume) of every synthesis.
+    """
+
+    name = "recording"
+    produces_audio = True
+    sample_rate = 16000
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, int, str | None, float]] = []
+
+    def duration(self, text: str, rate: int = DEFAULT_RATE) -> float:
+        return len(text) * 60.0 / (clamp_rate(rate) * 6)
+
+    def stream(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> Iterator[tuple[np.ndarray, int]]:
+        import numpy as np
+
+        self.calls.append((text, lang, rate, voice, volume))
+        n = int(round(self.duration(text, rate) * self.sample_rate))
+        pitch = 220.0 if lang == "fr" else 330.0
+        t = np.arange(n, dtype=np.float32) / self.sample_rate
+        samples = (0.5 * np.sin(2 * np.pi * pitch * t)).astype(np.float32)
+        step = self.sample_rate // 10
+        return iter([(_scaled(samples[i : i + step], volume), self.sample_rate) for i in range(0, n, step)])
+
+
+# --- choosing ----------------------------------------------------------------------------
+
+_FACTORIES: dict[str, Callable[[], SpeechEngine]] = {
+    "espeak-ng": EspeakNgEngine,
+    "pyttsx3": Pyttsx3Engine,
+    "speech-dispatcher": SpeechDispatcherEngine,
+    "text": TextEngine,
+    "recording": RecordingEngine,
+}
+_SHARED: dict[str, SpeechEngine] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def get_engine(name: str = "auto") -> SpeechEngine:
+    """The engine called `name`, or the first that works for "auto".
+
+    Engines are shared within a process (pyttsx3 may only exist once), except "recording",
+    which is new each time so that tests do not see each other's calls.
+    Raises UnavailableEngine (name, reason) when it cannot be used, or for an unknown name.
+    """
+    key = (name or "auto").strip().lower().replace("_", "-")
+    key = {"espeak": "espeak-ng", "espeakng": "espeak-ng", "speechd": "speech-dispatcher", "none": "text"}.get(key, key)
+    if key == "auto":
+        reasons = []
+        for candidate in AUTO_ORDER:
+            try:
+                return get_engine(candidate)
+            except UnavailableEngine as exc:
+                reasons.append(str(exc))
+        raise UnavailableEngine("auto", "; ".join(reasons))  # pragma: no cover - text always works
+    if key not in _FACTORIES:
+        raise UnavailableEngine(name, f"unknown engine; choose one of {', '.join(ENGINE_NAMES)}")
+    if key == "recording":
+        return RecordingEngine()
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = _FACTORIES[key]()
+        return _SHARED[key]
