@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Protocol, TextIO
 
-from companion.session import Session
+
+class Session(Protocol):
+    """The part of companion.session.Session an input needs (adapters never import it)."""
+
+    running: bool
+
+    def handle(self, line: str, seat: int | None = None) -> bool: ...
 
 
 def lines(stream: TextIO) -> Iterable[str]:
