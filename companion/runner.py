@@ -61,7 +61,7 @@ def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any
     try:
         return load(entry, **options)
     except ValueError as exc:
-        pkg = entry.module("rules")
+        pkg = entry.module()
         known = ", ".join(sorted(getattr(pkg.Rules, "options", {}))) or "-"
         raise UserError("core.error.bad_option", lang, detail=str(exc), known=known) from exc
 
