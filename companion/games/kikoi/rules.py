@@ -167,8 +167,9 @@ class Rules(Game[State, Action]):
                                        "red_tokens": bool(self.config["red_tokens"]),
                                        "physical": bool(self.config["physical"])})
         if self.config["physical"]:
-            state = State(n, tuple(() for _ in range(n)), WHITE, red_out, None, first, first,
-                          DEAL, 0, queue=tuple(range(n)), deal_left=k)
+            # RULES KI-1: the red tokens wait outside the bag until the deal is done.
+            state = State(n, tuple(() for _ in range(n)), WHITE, (KIKONK, KITOURN, KIPIRAT), None,
+                          first, first, DEAL, 0, queue=tuple(range(n)), deal_left=k)
             return state, [start]
         # RULES KI-2: each player draws k tokens and places them on their board.
         bag = list(WHITE)
@@ -288,6 +289,8 @@ class Rules(Game[State, Action]):
             if not 0 <= t < 28:
                 return IllegalAction("no_such_token", token=str(t))
             tid = token_id(t)
+            if phase == DEAL and not is_white(t):
+                return IllegalAction("red_in_deal", token=tid)
             if t in state.out:
                 return IllegalAction("out_of_game", token=tid)
             for s, b in enumerate(state.boards):
@@ -295,8 +298,6 @@ class Rules(Game[State, Action]):
                     return IllegalAction("already_placed", token=tid, seat=s)
             if t == KIPIRAT and state.pirate is not None:
                 return IllegalAction("already_placed", token=tid, seat=-1)
-            if phase == DEAL and not is_white(t):
-                return IllegalAction("red_in_deal", token=tid)
             if phase == ASK:
                 return IllegalAction("must_ask", token=tid)
             return IllegalAction("not_in_bag", token=tid)
@@ -604,6 +605,7 @@ class _Work:
         # RULES KI-3: the red tokens join the bag once everyone is dealt.
         if self.cfg["red_tokens"]:
             self.bag += [KIKONK, KITOURN, KIPIRAT]
+            self.out = []
         self.phase = ASK
         self.turn = self.actor = self.s.first
         self.ev("deal_done", bag=len(self.bag))
