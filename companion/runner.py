@@ -229,7 +229,7 @@ def demo(args: argparse.Namespace) -> int:
     session.start_or_resume()
     if table is not None:
         table.wait(300)
-        where = getattr(table, "written_to", None)
+        where = getattr(table.sink, "path", None)
         table.close()
         if where:
             print(catalog(lang).text(Msg("core.demo_wav", path=str(where))), flush=True)

@@ -364,18 +364,17 @@ class Session:
         self.advance()
 
     def _tune(self, word: str, seat: int | None) -> None:
+        """Rate and volume change live; the speaker keeps them in the player's profile."""
         speaker = (self.seats[seat].speaker if seat is not None else None) or self.speaker
         if speaker is None:
             self.tell("core.no_voice", seat)
             return
+        profile = speaker.profile
         if word in ("faster", "slower"):
-            rate = int(getattr(speaker, "rate", 175)) + (RATE_STEP if word == "faster" else -RATE_STEP)
-            speaker.set_rate(rate)
-            self.tell("core.rate_set", seat, n=int(getattr(speaker, "rate", rate)))
+            utt = speaker.set_rate(profile.rate + (RATE_STEP if word == "faster" else -RATE_STEP))
         else:
-            vol = int(getattr(speaker, "volume", 100)) + (10 if word == "louder" else -10)
-            speaker.set_volume(max(0, min(100, vol)))
-            self.tell("core.volume_set", seat, n=int(getattr(speaker, "volume", vol)))
+            utt = speaker.set_volume(profile.volume + (10 if word == "louder" else -10))
+        self.emit([Utterance(utt.parts, utt.priority, utt.earcon, seat)])
 
     def _history(self, seat: int | None) -> None:
         """The public events since this player last acted (what happened while I was away)."""

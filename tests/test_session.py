@@ -2,17 +2,21 @@ import pytest
 
 from companion.core import Match
 from companion.journal import Journal, read
-from companion.narration import Verbosity
+from companion.narration import Raw, Utterance, Verbosity
 from companion.session import Seat, Session
 from tests.toygame import Nim, Take
 from tests.toyui import NimUI, TakeOne
+
+
+class Profile:
+    rate, volume = 175, 100
 
 
 class Recorder:
     """A speaker stand-in that records calls (the real ones are tested in tests/speech)."""
 
     def __init__(self):
-        self.said, self.cuts, self.rate, self.volume = [], 0, 175, 100
+        self.said, self.cuts, self.profile = [], 0, Profile()
 
     def say(self, text, priority, earcon=None, lang=None):
         self.said.append((text, priority))
@@ -21,10 +25,12 @@ class Recorder:
         self.cuts += 1
 
     def set_rate(self, r):
-        self.rate = r
+        self.profile.rate = r
+        return Utterance((Raw(f"rate {r}"),))
 
     def set_volume(self, v):
-        self.volume = v
+        self.profile.volume = v
+        return Utterance((Raw(f"volume {v}"),))
 
 
 def make(tmp_path=None, pile=7, bots=(False, True), private=None):
@@ -114,7 +120,7 @@ def test_verbosity_and_rate_commands():
     s.handle("bref")
     assert s.seats[0].verbosity == Verbosity.TERSE
     s.handle("plus vite")
-    assert s.speaker.rate == 200 and lines[-1] == "[Marie] Rate: 200 words per minute."
+    assert s.speaker.profile.rate == 200 and lines[-1] == "[Marie] rate 200"
 
 
 def test_game_end_and_quit(tmp_path):
@@ -142,3 +148,28 @@ def test_help_aliases(cmd):
     s.start()
     s.handle(cmd)
     assert lines[-1] == "[Marie] say take 1, 2 or 3"
+
+
+def test_real_speaker_new_input_cuts_a_long_answer_but_not_game_events():
+    """The session with real espeak-ng speech on the recording output."""
+    import time
+
+    from companion.adapters.speaker import open_speaker
+
+    spk = open_speaker(engine="espeak-ng", output="recording", lang="en")
+    game = Nim(pile=9)
+    match = Match(game, ["Marie", "Paul"], seed=4)
+    seats = [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))]
+    lines = []
+    s = Session("nim", NimUI(game), match, seats, lang="en", speaker=spk, out=lines.append)
+    s.start()
+    s.handle("help")  # a long answer of text priority
+    time.sleep(0.3)
+    s.handle("take 1")  # new input: the help is cut, the moves are said in full
+    assert spk.wait(30)
+    items = spk.recording.items
+    helps = [i for i in items if i.text.startswith("Always possible")]
+    assert helps and helps[0].cut
+    moves = [i for i in items if "took" in i.text]
+    assert len(moves) == 2 and not any(m.cut for m in moves)
+    spk.close()
