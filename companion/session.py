@@ -20,6 +20,8 @@ from companion.journal import Journal
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say, spell
 
 RATE_STEP = 25
+# Shared words that leave a pending question or read-back open.
+KEEPS_PENDING = frozenset({"repeat", "help", "status", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
 
 
 @dataclass
@@ -213,7 +215,10 @@ class Session:
             return self.running
         word = global_command(line)
         pending = self.pending.pop(seat, None) if seat is not None else None
-        if pending is not None:
+        if pending is not None and seat is not None:
+            if word in KEEPS_PENDING:  # "repeat" or "help" keeps the question open
+                self.pending[seat] = pending
+                return self._global(word, seat)
             if isinstance(pending, Confirm):
                 if word == "yes":
                     self._act(seat, pending.action)
@@ -228,6 +233,10 @@ class Session:
                     return self.running
         if word is not None and word not in ("yes", "no"):
             return self._global(word, seat)
+        if word in ("yes", "no") and pending is None:
+            if self.ui.parse(line, self.match, seat) is None if seat is not None else True:
+                self.tell("core.nothing_to_confirm", seat)
+                return self.running
         if seat is None:
             self.tell("core.no_player", None)
             return self.running
@@ -387,7 +396,7 @@ class Session:
             if seat is not None and steps[i].seat == seat:
                 start = i + 1
                 break
-        utts = []
+        utts: list[Utterance] = []
         for step in steps[start:]:
             for ev in step.events:
                 if ev.visible_to(seat):

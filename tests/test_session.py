@@ -173,3 +173,15 @@ def test_real_speaker_new_input_cuts_a_long_answer_but_not_game_events():
     moves = [i for i in items if "took" in i.text]
     assert len(moves) == 2 and not any(m.cut for m in moves)
     spk.close()
+
+
+def test_repeat_keeps_a_read_back_open_and_yes_alone_is_explained():
+    s, lines = make()
+    s.start()
+    s.handle("oui")
+    assert lines[-1] == "[Marie] There is nothing to confirm right now."
+    s.handle("sure 1")
+    s.handle("repeat")
+    assert lines[-1] == "[Marie] take 1?"
+    s.handle("yes")
+    assert s.match.state.pile == 5

@@ -144,7 +144,8 @@ def read_po_entries(path: Path, lang: str) -> list[tuple[tuple[str, str | None],
         if not message.id:
             continue
         msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
-        forms = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string,)
+        raw = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        forms = tuple(f or "" for f in raw)
         comment = " ".join(message.auto_comments)
         out.append(((msgid, message.context), Entry(forms, comment), plural))
     return out
