@@ -17,6 +17,7 @@ import numpy as np
 FORMATS = {"ogg": ("OGG", "VORBIS"), "flac": ("FLAC", "PCM_16")}
 #: the serial number every stream gets ("RULE")
 OGG_SERIAL = 0x52554C45
+BLOCK = 8192  # frames per write
 
 
 def _crc_table() -> list[int]:
@@ -64,7 +65,10 @@ def encode(samples: np.ndarray, sample_rate: int, fmt: str = "ogg") -> bytes:
     container, subtype = FORMATS[fmt]
     buf = io.BytesIO()
     data = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0)
-    sf.write(buf, data, sample_rate, format=container, subtype=subtype)
+    # Written in blocks: libsndfile's Vorbis encoder can crash on one very large write.
+    with sf.SoundFile(buf, "w", samplerate=sample_rate, channels=1, format=container, subtype=subtype) as f:
+        for i in range(0, len(data), BLOCK):
+            f.write(data[i : i + BLOCK])
     raw = buf.getvalue()
     return normalize_ogg(raw) if fmt == "ogg" else raw
 
