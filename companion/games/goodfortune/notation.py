@@ -161,3 +161,30 @@ def parse_spoken_tile(text: str) -> tuple[tuple[str, ...], list[int]]:
     folded = fold(text)
     charms = tuple(c for c, _w in find_charms(folded))
     return charms, numbers_in(folded)
+
+
+def number_items(folded: str) -> list[tuple[int, str]]:
+    """Each number said, with the words after it up to the next number ("12 trefle 5")."""
+    tokens = folded.split()
+    out: list[tuple[int, list[str]]] = []
+    i = 0
+    while i < len(tokens):
+        n, used = _number_at(tokens, i)
+        if used:
+            out.append((n, []))
+            i += used
+            continue
+        if out:
+            out[-1][1].append(tokens[i])
+        i += 1
+    return [(n, " ".join(ws)) for n, ws in out]
+
+
+def _number_at(tokens: list[str], i: int) -> tuple[int, int]:
+    if tokens[i].isdigit():
+        return int(tokens[i]), 1
+    for phrase in _NUMBER_PHRASES:
+        k = len(phrase.split())
+        if " ".join(tokens[i : i + k]) == phrase:
+            return NUMBER_WORDS[phrase], k
+    return 0, 0

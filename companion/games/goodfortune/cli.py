@@ -1,0 +1,165 @@
+"""`companion goodfortune ...`: score a collection, enter or check a deck file.
+
+  companion goodfortune score [FILE|-] [--json] [--tie-order best|fixed]
+  companion goodfortune deck new FILE [--name NAME]   guided entry, one tile at a time
+  companion goodfortune deck check FILE               say what is wrong with a deck file
+  companion goodfortune deck show [FILE|synthetic]    read a deck's 21 tiles
+
+Exit status: 0 done, 1 stopped by the user or end of input, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.narration import Msg, catalog
+
+from .notation import NotationError, parse_tile
+
+EXAMPLES = """\
+examples:
+  echo '["12:neko+clover:4", "neko+scarab:3"]' | companion goodfortune score - --json
+  companion goodfortune deck new ~/mon-good-fortune.json     (then: deck=~/mon-good-fortune.json)
+  companion goodfortune deck show synthetic --lang en
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion goodfortune", description="Good Fortune tools.",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sc = sub.add_parser("score", help="score a collection: a JSON list of tiles (number:charm+charm:die)")
+    sc.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input (default)")
+    sc.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    sc.add_argument("--tie-order", choices=("best", "fixed"), default="best",
+                    help="ties beyond the die sum: try every branch and keep the best (default) or canonical order")
+    sc.add_argument("--lang", choices=("fr", "en"), default="fr")
+    dk = sub.add_parser("deck", help="enter, check or read a deck file (the tile table of a physical copy)")
+    dsub = dk.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    new = dsub.add_parser("new", help="enter your copy's 21 tiles one at a time, with checks")
+    new.add_argument("file")
+    new.add_argument("--name", default=None, help="the deck's name (default: the file's name)")
+    new.add_argument("--lang", choices=("fr", "en"), default="fr")
+    chk = dsub.add_parser("check", help="check a deck file")
+    chk.add_argument("file")
+    chk.add_argument("--lang", choices=("fr", "en"), default="fr")
+    show = dsub.add_parser("show", help="read a deck's tiles")
+    show.add_argument("file", nargs="?", default="synthetic")
+    show.add_argument("--lang", choices=("fr", "en"), default="fr")
+    show.add_argument("--json", action="store_true")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "score":
+        return score_main(args.file, args.json, args.tie_order, args.lang)
+    if args.deck_command == "new":
+        from .deckentry import run
+
+        return run(args.file, args.name, args.lang, input_fn=_input, out=_print)
+    return deck_main(args)
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+def _input(prompt: str) -> str:
+    return input(prompt)
+
+
+class InputError(ValueError):
+    pass
+
+
+def read_collection(text: str) -> list[tuple[str, Any]]:
+    """The tiles of a JSON list, each with the string as it was given (InputError if bad)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc}") from exc
+    if not isinstance(data, list):
+        raise InputError("expected a JSON list of tiles such as [\"12:neko+clover:4\", \"neko+scarab:3\"]")
+    out = []
+    numbers: dict[int, int] = {}
+    for i, item in enumerate(data):
+        if not isinstance(item, str):
+            raise InputError(f"item {i + 1}: {json.dumps(item)} is not a string like \"12:neko+clover:4\"")
+        try:
+            tile = parse_tile(item)
+        except NotationError as exc:
+            raise InputError(f"item {i + 1}: {item!r}: {exc.detail or exc.code}") from exc
+        if tile.number is not None:
+            if tile.number in numbers:
+                raise InputError(f"item {i + 1}: tile number {tile.number} is already item {numbers[tile.number] + 1}")
+            numbers[tile.number] = i
+        out.append((item, tile))
+    return out
+
+
+def score_json(text: str, tie_order: str = "best") -> dict[str, Any]:
+    """The exact `--json` answer for a collection given as JSON text."""
+    from .scoring import score
+
+    items = read_collection(text)
+    b = score([t for _s, t in items], tie_order)
+    return {"score": b.total, "groups": [
+        {"charm": g.charm, "tiles": [items[i][0] for i in g.tiles], "dice": g.dice, "points": g.points}
+        for g in b.groups]}
+
+
+def score_main(file: str, as_json: bool, tie_order: str, lang: str) -> int:
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot read {file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"error: {file} is not UTF-8 text", file=sys.stderr)
+        return 2
+    try:
+        result = score_json(text, tie_order)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return 0
+    cat = catalog(lang)
+    for g in result["groups"]:
+        print(cat.text(Msg("goodfortune.group_line", charm=Msg(f"goodfortune.charm.{g['charm']}"),
+                           n=len(g["tiles"]), dice=g["dice"], points=g["points"], tiles=", ".join(g["tiles"]))))
+    print(cat.text(Msg("goodfortune.score_total", n=result["score"])))
+    return 0
+
+
+def deck_main(args: argparse.Namespace) -> int:
+    from .deck import DeckError
+    from .deckfile import load
+
+    cat = catalog(args.lang)
+    try:
+        deck = load(args.file)
+    except DeckError as exc:
+        print(cat.text(Msg("goodfortune.deck.invalid", file=args.file)), file=sys.stderr)
+        for code, detail in exc.problems:
+            print(f"  {code}: {detail}", file=sys.stderr)
+        return 2
+    if args.deck_command == "check":
+        print(cat.text(Msg("goodfortune.deck.valid", name=deck.name)))
+        return 0
+    if getattr(args, "json", False):
+        print(json.dumps({"name": deck.name, "synthetic": deck.synthetic, "tiles": [str(t) for t in deck.tiles]}))
+        return 0
+    from .speech import tile_msg
+
+    print(cat.text(Msg("goodfortune.deck.synthetic_named" if deck.synthetic else "goodfortune.deck.named", name=deck.name)))
+    for t in deck.tiles:
+        print(cat.text(tile_msg(t)))
+    return 0
+

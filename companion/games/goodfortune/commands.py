@@ -1,0 +1,294 @@
+"""Typed or dictated commands for Good Fortune, in French and English, and readings.
+
+Everything in this game is public (RULES GFA-9), so any zone can be read on request:
+the central line and its ends, either lucky line, either collection with its grouped
+score, the medallion, where a tile is, the discards, and what each of one's tiles would
+do now. Answers go to the player who asked (`to=seat`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core import Event, IllegalAction, Match
+from companion.core.text import fold
+from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse, Seq
+from companion.narration import Msg, Priority, Raw, Utterance, say
+
+from . import narration
+from .notation import find_charms, number_items, numbers_in
+from .rules import HAND, LEFT, RIGHT, Declare, Place, Push, State, placements
+from .speech import charm_msg, groups_msg, tile_msg, tiles_msg
+from .tiles import N_TILES
+
+END_WORDS = {LEFT: {"gauche", "left", "g"}, RIGHT: {"droite", "right", "dr"}}
+PUSH_WORDS = {"avance", "avancer", "pousse", "pousser", "joue", "jouer", "pose", "push", "play", "tile", "tuile"}
+OPPONENT_WORDS = {"sa", "son", "ses", "adverse", "adversaire", "autre", "lui", "elle", "their", "his", "her",
+                  "opponent", "other", "theirs", "l autre"}
+BOTH_WORDS = {"les", "deux", "both", "all", "toutes", "tous"}
+CENTRAL_WORDS = {"centre", "centrale", "central", "center", "centre", "bouts", "bout", "extremites",
+                 "extremite", "ends", "end", "milieu", "middle", "table"}
+LINE_WORDS = {"ligne", "line", "chance", "lucky", "tuiles", "tiles", "main", "hand", "jeu"}
+COLLECTION_WORDS = {"collection", "collections", "gains", "gagnees", "collected", "won"}
+MEDALLION_WORDS = {"medaillon", "medallion", "face", "porte"}
+DETAIL_WORDS = {"detail", "details", "breakdown", "decompte", "groupes", "groups", "comptes"}
+WHERE_WORDS = {"ou", "where", "decris", "describe", "quelle", "which", "info", "montre", "show"}
+DISCARD_WORDS = {"defausse", "defausses", "defaussees", "defaussee", "discard", "discards", "discarded", "boite", "box"}
+OPTION_WORDS = {"options", "option", "possibles", "possible", "coups", "moves", "choix", "choices", "conseil", "apercu", "preview"}
+DECK_WORDS = {"deck", "paquet", "synthetique", "synthetic"}
+
+
+class GoodFortuneUI(GameUI):
+    # --- understanding -----------------------------------------------------------------------
+    def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        folded = fold(text)
+        if not folded:
+            return None
+        toks = set(folded.split())
+        state: State = match.state
+        query = self._query(folded, toks, match, seat)
+        if query is not None:
+            return query
+        if match.over:
+            return None
+        if state.phase == "declare":
+            return self._declare(folded, match, seat)
+        if state.phase == "place" and match.current == seat:
+            end = self._end(toks)
+            if end is not None:
+                return self._place(end, folded, match, seat)
+        nums = numbers_in(folded)
+        if len(nums) == 1 and (len(toks) == 1 or toks & PUSH_WORDS or len(toks) <= 3):
+            return Act(Push(nums[0]))
+        if self._end(toks) is not None:
+            return Act(Place(self._end(toks) or LEFT))  # refused with the reason (no tile to place)
+        return None
+
+    def _end(self, toks: set[str]) -> str | None:
+        for end, words in END_WORDS.items():
+            if toks & words:
+                return end
+        return None
+
+    def _place(self, end: str, folded: str, match: Match[Any, Any], seat: int) -> Intent:
+        legal = [a for a in match.legal(seat) if isinstance(a, Place) and a.end == end]
+        outers = [a.outer for a in legal if a.outer is not None]
+        if len(outers) <= 1:
+            return Act(legal[0] if legal else Place(end))
+        said = [c for c, _w in find_charms(folded) if c in outers]
+        if said:
+            return Act(Place(end, said[0]))
+
+        def resolve(line: str) -> Intent | None:
+            got = [c for c, _w in find_charms(fold(line)) if c in outers]
+            return Act(Place(end, got[0])) if got else None
+
+        return Ask(say("goodfortune.ask_outer", Priority.IMPORTANT, "question", seat,
+                       choices=[charm_msg(c) for c in outers]), resolve)
+
+    def _declare(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        items = number_items(folded)
+        if not items:
+            return None
+        acts: list[Intent] = []
+        central = len(match.state.lines[0]) >= HAND
+        for i, (n, rest) in enumerate(items):
+            if self.game.domino_half and (central or len(match.state.lines[0]) + i >= HAND):
+                charms = [c for c, _w in find_charms(rest)]
+                acts.append(Act(Declare(n, charms[0] if charms else None)))
+            else:
+                acts.append(Act(Declare(n)))
+        return acts[0] if len(acts) == 1 else Seq(acts)
+
+    # --- readings -----------------------------------------------------------------------------------
+    def _query(self, folded: str, toks: set[str], match: Match[Any, Any], seat: int) -> Intent | None:
+        state: State = match.state
+        whose = self._whose(folded, toks, match, seat)
+        nums = numbers_in(folded)
+        if toks & WHERE_WORDS and len(nums) == 1 and not toks & PUSH_WORDS:
+            return self._answer(seat, [self.where(state, nums[0], match)])
+        if toks & COLLECTION_WORDS or (toks & DETAIL_WORDS):
+            seats = (0, 1) if (toks & BOTH_WORDS or toks & DETAIL_WORDS) and whose is None else (whose if whose is not None else seat,)
+            return self._answer(seat, [self.collection(state, s, match) for s in seats])
+        if toks & DISCARD_WORDS:
+            return self._answer(seat, [Msg("goodfortune.read.discarded", n=len(state.discarded),
+                                           tiles=tiles_msg(state.tile(n) for n in state.discarded))])
+        if toks & MEDALLION_WORDS and state.phase != "declare":
+            return self._answer(seat, [self.medallion(state, match)])
+        if toks & OPTION_WORDS:
+            return self._answer(seat, self.options(state, match, seat))
+        if toks & DECK_WORDS:
+            mid = "goodfortune.read.deck_synthetic" if state.deck == "synthetic" else "goodfortune.read.deck"
+            return self._answer(seat, [Msg(mid, name=Raw(state.deck))])
+        if toks & CENTRAL_WORDS and not (whose is not None and toks & {"ligne", "line"} and not toks & {"centrale", "central"}):
+            return self._answer(seat, [self.central(state)])
+        if toks & LINE_WORDS and not nums:
+            seats = (0, 1) if toks & BOTH_WORDS and whose is None else (whose if whose is not None else seat,)
+            return self._answer(seat, [self.lucky_line(state, s, match) for s in seats])
+        return None
+
+    def _whose(self, folded: str, toks: set[str], match: Match[Any, Any], seat: int) -> int | None:
+        for s, name in enumerate(match.players):
+            if fold(name) and f" {fold(name)} " in f" {folded} ":
+                return s
+        if toks & OPPONENT_WORDS:
+            return 1 - seat
+        if toks & {"ma", "mon", "mes", "my", "mine", "moi"}:
+            return seat
+        return None
+
+    def _answer(self, seat: int, msgs: list[Msg]) -> Answer:
+        return Answer([Utterance((m,), Priority.TEXT, None, seat) for m in msgs])
+
+    def central(self, state: State) -> Msg:
+        if len(state.central) < 3:
+            return Msg("goodfortune.read.central_partial", n=len(state.central), tiles=tiles_msg(state.tile(n) for n in state.central))
+        lefts = state.lefts
+        if lefts is not None:
+            from .rules import exposed
+
+            return Msg("goodfortune.read.central_halves", left=tile_msg(state.tile(state.central[0])),
+                       middle=tile_msg(state.tile(state.central[1])), right=tile_msg(state.tile(state.central[2])),
+                       left_shows=charm_msg(exposed(state.tiles, state.central, lefts, LEFT) or ""),
+                       right_shows=charm_msg(exposed(state.tiles, state.central, lefts, RIGHT) or ""))
+        return Msg("goodfortune.read.central", left=tile_msg(state.tile(state.central[0])),
+                   middle=tile_msg(state.tile(state.central[1])), right=tile_msg(state.tile(state.central[2])))
+
+    def lucky_line(self, state: State, s: int, match: Match[Any, Any]) -> Msg:
+        line = state.lines[s]
+        if not line:
+            return Msg("goodfortune.read.line_empty", player=Raw(match.players[s]))
+        return Msg("goodfortune.read.line", player=Raw(match.players[s]), n=len(line),
+                   tiles=tiles_msg(state.tile(n) for n in line))
+
+    def collection(self, state: State, s: int, match: Match[Any, Any]) -> Msg:
+        col = [state.tile(n) for n in state.collections[s]]
+        if not col:
+            return Msg("goodfortune.read.collection_empty", player=Raw(match.players[s]))
+        total, groups = groups_msg(col, self.game.config["tie_order"])
+        return Msg("goodfortune.read.collection", player=Raw(match.players[s]), n=len(col), score=total,
+                   tiles=tiles_msg(col), groups=groups)
+
+    def medallion(self, state: State, match: Match[Any, Any]) -> Msg:
+        return Msg("goodfortune.read.medallion", player=Raw(match.players[state.holder]),
+                   face=narration.face_msg(state.face), meaning=narration.meaning_msg(state.face))
+
+    def where(self, state: State, n: int, match: Match[Any, Any]) -> Msg:
+        if not 1 <= n <= N_TILES:
+            return Msg("goodfortune.read.no_such_tile", number=n)
+        tile = tile_msg(state.tile(n))
+        for s in (0, 1):
+            if n in state.lines[s]:
+                return Msg("goodfortune.read.where_line", tile=tile, player=Raw(match.players[s]))
+            if n in state.collections[s]:
+                return Msg("goodfortune.read.where_collection", tile=tile, player=Raw(match.players[s]))
+            if state.pushed[s] == n:
+                return Msg("goodfortune.read.where_pushed", tile=tile, player=Raw(match.players[s]))
+        if n in state.central:
+            pos = ("left", "middle", "right")[state.central.index(n)] if len(state.central) == 3 else "middle"
+            return Msg("goodfortune.read.where_central", tile=tile, position=Msg(f"goodfortune.position.{pos}"))
+        if n in state.discarded:
+            return Msg("goodfortune.read.where_discarded", tile=tile)
+        return Msg("goodfortune.read.where_unknown", tile=tile)
+
+    def options(self, state: State, match: Match[Any, Any], seat: int) -> list[Msg]:
+        """What each of one's tiles would do against the line as it stands now."""
+        if state.phase == "declare" or len(state.central) < 3:
+            return [Msg("goodfortune.read.options_none")]
+        if state.phase == "place" and state.pushed[seat] is not None:
+            numbers = [state.pushed[seat]]
+        else:
+            numbers = list(state.lines[seat])
+        if not numbers:
+            return [Msg("goodfortune.read.options_none")]
+        out = [Msg("goodfortune.read.options_intro")]
+        for n in numbers:
+            assert n is not None
+            opts = placements(state.tiles, state.central, state.lefts, n, self.game.domino_half, self.game.free_end)
+            ends = []
+            for o in opts:
+                if any(e.end == o.end for e in opts[: opts.index(o)]):
+                    continue
+                gone = state.central[-1 if o.end == LEFT else 0]
+                ends.append(Msg("goodfortune.read.option_collect" if o.collects else "goodfortune.read.option_discard",
+                                end=narration.end_msg(o.end), number=gone))
+            out.append(Msg("goodfortune.read.option", number=n, ends=ends))
+        return out
+
+    # --- speaking -----------------------------------------------------------------------------------------
+    def narrate(self, event: Event, match: Match[Any, Any]) -> list[Utterance]:
+        return narration.narrate(event, match)
+
+    def help(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        state: State = match.state
+        if match.over:
+            mid = "goodfortune.help.over"
+        elif seat is None or match.current != seat:
+            mid = "goodfortune.help.wait"
+        elif state.phase == "declare":
+            mid = "goodfortune.help.declare_line" if len(state.lines[0]) < HAND else "goodfortune.help.declare_central"
+        elif state.phase == "place":
+            mid = "goodfortune.help.place_outer" if self.game.domino_half else "goodfortune.help.place"
+        else:
+            mid = "goodfortune.help.push"
+        current = match.current
+        return [say(mid, Priority.TEXT, to=seat, player=Raw(match.players[current]) if current is not None else Raw("")),
+                say("goodfortune.help.readings", Priority.TEXT, to=seat)]
+
+    def status(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        state: State = match.state
+        out: list[Msg] = []
+        scores = match.outcome().scores
+        if state.phase == "declare":
+            out.append(Msg("goodfortune.status.declare", player=Raw(match.players[0]),
+                           n=len(state.lines[0]) + len(state.central)))
+        elif match.over:
+            out.append(Msg("goodfortune.status.over"))
+        else:
+            out.append(Msg("goodfortune.status.round", round=state.round))
+            out.append(self.medallion(state, match))
+            for s in (0, 1):
+                if state.pushed[s] is not None:
+                    out.append(Msg("goodfortune.read.where_pushed", tile=tile_msg(state.tile(state.pushed[s])),
+                                   player=Raw(match.players[s])))
+            cur = match.current
+            assert cur is not None
+            if state.phase == "place":
+                out.append(Msg("goodfortune.status.to_place", player=Raw(match.players[cur]), number=state.pushed[cur]))
+            else:
+                out.append(Msg("goodfortune.status.to_push", player=Raw(match.players[cur])))
+            out.append(self.central(state))
+        if state.phase != "declare":
+            out.append(Msg("goodfortune.status.scores", a=Raw(match.players[0]), sa=scores[0],
+                           b=Raw(match.players[1]), sb=scores[1]))
+        return [Utterance((m,), Priority.TEXT, None, seat) for m in out]
+
+    def turn_prompt(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        state: State = match.state
+        name = Raw(match.players[seat])
+        if state.phase == "declare":
+            n = len(state.lines[0]) + len(state.central)
+            return [say("goodfortune.prompt.declare", player=name, n=n + 1, earcon="turn")]
+        if state.phase == "place":
+            return [say("goodfortune.prompt.place", player=name, number=state.pushed[seat], earcon="turn")]
+        return [say("goodfortune.prompt.push", player=name, earcon="turn",
+                    numbers=[str(n) for n in state.lines[seat]])]
+
+    def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        d = dict(exc.detail)
+        if exc.code == "not_in_line":
+            d["where"] = Msg(f"goodfortune.where.{d.get('where', 'none')}")
+            d["line"] = [str(n) for n in d.get("line", [])] or Msg("goodfortune.none")
+        elif exc.code == "must_match":
+            d["other"] = narration.end_msg(d["other"])
+            d["end"] = narration.end_msg(d["end"])
+            d["tile"] = tile_msg(d["tile"])
+        elif exc.code == "bad_orientation":
+            d["choices"] = [charm_msg(c) for c in d.get("choices", []) if c] or Msg("goodfortune.none")
+        msg = Msg(f"goodfortune.refused.{exc.code}", **d)
+        return [Utterance((msg,), Priority.IMPORTANT, "error", seat)]
+
+    def rule_chapter(self, match: Match[Any, Any]) -> str | None:
+        if match.over:
+            return "scoring"
+        return "setup" if match.state.phase == "declare" else "turn"

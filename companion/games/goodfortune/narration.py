@@ -1,0 +1,119 @@
+"""Good Fortune's events as utterances (message ids with parameters; no text here).
+
+Depends only on each event's data and the players' names, so a transcript made after the
+game says what the table heard. Tiles are read from the events' §7 strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core import Event, Match
+from companion.narration import Msg, Priority, Raw, Utterance, say
+
+from .speech import breakdown_msgs, charm_msg, number_of, seq, tile_msg, tiles_msg
+
+
+def face_msg(face: str) -> Msg:
+    return Msg(f"goodfortune.face.{face}")
+
+
+def meaning_msg(face: str) -> Msg:
+    """What the medallion's face means for this round (RULES GF-7)."""
+    return Msg(f"goodfortune.face_means.{face}")
+
+
+def end_msg(end: str) -> Msg:
+    return Msg(f"goodfortune.end.{end}")
+
+
+def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
+    d = event.data
+    names = match.players
+
+    def who(seat: int) -> Raw:
+        return Raw(names[seat])
+
+    t = event.type
+    if t == "game_started":
+        out = [say("goodfortune.started_synthetic" if d["deck"] == "synthetic" else "goodfortune.started_deck",
+                   name=Raw(d["deck"]))]
+        if d.get("physical"):
+            out.append(say("goodfortune.physical_deal", player=who(0), earcon="question"))
+        return out
+    if t == "tile_declared":
+        if d["zone"] == "line":
+            return [say("goodfortune.declared_line", player=who(d["seat"]), tile=tile_msg(d["tile"]), n=d["count"])]
+        return [say("goodfortune.declared_central", tile=tile_msg(d["tile"]), n=d["count"])]
+    if t == "lucky_line_dealt":
+        return [say("goodfortune.lucky_line", player=who(d["seat"]), tiles=tiles_msg(d["tiles"]), n=len(d["tiles"]))]
+    if t == "central_line_laid":
+        return [say("goodfortune.central_laid", tiles=tiles_msg(d["tiles"]))]
+    if t == "medallion_taken":
+        return [say("goodfortune.medallion_taken", player=who(d["seat"]), face=face_msg(d["face"]),
+                    meaning=meaning_msg(d["face"]))]
+    if t == "round_started":
+        return [say("goodfortune.round_started", earcon="turn", round=d["round"], player=who(d["holder"]),
+                    face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
+                    left=tile_msg(d["ends"][0]), right=tile_msg(d["ends"][1]))]
+    if t == "tile_pushed":
+        return [say("goodfortune.pushed", earcon="move", player=who(d["seat"]), tile=tile_msg(d["tile"]),
+                    number=number_of(d["tile"]))]
+    if t == "order_decided":
+        return [say("goodfortune.order", face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
+                    first=who(d["first"]), number=number_of(d["first_tile"]),
+                    second=who(d["second"]), other=number_of(d["second_tile"]))]
+    if t == "placement_choice":
+        choices = seq([_choice(c) for c in d["choices"]])
+        return [say("goodfortune.choice", earcon="question", player=who(d["seat"]), number=number_of(d["tile"]),
+                    choices=choices)]
+    if t == "tile_placed":
+        return [_placed(d, who(d["seat"]))]
+    if t == "medallion_passed":
+        if not d["passed"]:
+            mid = "goodfortune.medallion_flipped"
+        elif not d["flipped"]:
+            mid = "goodfortune.medallion_passed_same"
+        else:
+            mid = "goodfortune.medallion_passed"
+        return [say(mid, player=who(d["seat"]), face=face_msg(d["face"]), meaning=meaning_msg(d["face"]))]
+    if t == "game_ended":
+        return _ended(d, names)
+    return []
+
+
+def _choice(c: dict[str, Any]) -> Msg:
+    kind = "collect" if c["collects"] else "discard"
+    if c.get("outer"):
+        return Msg(f"goodfortune.choice_{kind}_outer", end=end_msg(c["end"]), outer=charm_msg(c["outer"]),
+                   number=number_of(c["gone"]))
+    return Msg(f"goodfortune.choice_{kind}", end=end_msg(c["end"]), number=number_of(c["gone"]), tile=tile_msg(c["gone"]))
+
+
+def _placed(d: dict[str, Any], player: Raw) -> Utterance:
+    common = dict(player=player, number=number_of(d["tile"]), end=end_msg(d["end"]),
+                  against=number_of(d["against"]), line=[str(number_of(x)) for x in d["line"]])
+    if d["collected"]:
+        return say("goodfortune.placed_collect", earcon="good", matched=[charm_msg(c) for c in d["matched"]],
+                   collected=tile_msg(d["collected"]), score=d["score"], **common)
+    return say("goodfortune.placed_discard", earcon="bad", discarded=tile_msg(d["discarded"]), **common)
+
+
+def _ended(d: dict[str, Any], names: list[str]) -> list[Utterance]:
+    out = []
+    for seat, groups in enumerate(d["breakdowns"]):
+        parts = breakdown_msgs(groups) if groups else Msg("goodfortune.no_groups")
+        out.append(say("goodfortune.final_score", Priority.IMPORTANT, player=Raw(names[seat]), n=d["scores"][seat],
+                       groups=parts))
+    scores, winners = d["scores"], d["winners"]
+    if len(winners) == 1:
+        w = winners[0]
+        if scores[0] == scores[1]:
+            out.append(say("goodfortune.won_tiebreak", Priority.IMPORTANT, "end", player=Raw(names[w]), n=scores[w],
+                           rule=Msg(f"goodfortune.tiebreak.{d['tiebreak']}")))
+        else:
+            out.append(say("goodfortune.won", Priority.IMPORTANT, "end", player=Raw(names[w]), score=scores[w],
+                           other=scores[1 - w]))
+    else:
+        out.append(say("goodfortune.draw", Priority.IMPORTANT, "end", n=scores[0]))
+    return out
