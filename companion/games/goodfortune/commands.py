@@ -46,6 +46,8 @@ class GoodFortuneUI(GameUI):
             return None
         toks = set(folded.split())
         state: State = match.state
+        if state.phase == "declare" and match.current == seat and numbers_in(folded) and not toks & WHERE_WORDS:
+            return self._declare(folded, match, seat)
         query = self._query(folded, toks, match, seat)
         if query is not None:
             return query

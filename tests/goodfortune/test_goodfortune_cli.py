@@ -1,0 +1,190 @@
+"""`companion goodfortune score|deck`: exact JSON, errors with exit 2, deck files, guided entry."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games.goodfortune import Rules
+from companion.games.goodfortune.cli import main
+from companion.games.goodfortune.deck import DeckError, synthetic
+from companion.games.goodfortune.deckentry import DeckEntry, run
+from companion.games.goodfortune.deckfile import dumps, load, parse_text
+from companion.narration import catalog
+
+BLOG = ["12:neko+clover:4", "neko+scarab:3", "neko+mati:2", "horseshoe+fatima:2", "horseshoe+clover:2",
+        "ganesh+scarab:4"]
+
+
+def score_cli(monkeypatch, capsys, payload: str, *extra: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(payload))
+    rc = main(["score", "-", *extra])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_score_json_blog_example(monkeypatch, capsys):
+    rc, out, _ = score_cli(monkeypatch, capsys, json.dumps(BLOG), "--json")
+    assert rc == 0
+    assert json.loads(out) == {"score": 39, "groups": [
+        {"charm": "neko", "tiles": BLOG[:3], "dice": 9, "points": 27},
+        {"charm": "horseshoe", "tiles": BLOG[3:5], "dice": 4, "points": 8},
+        {"charm": "ganesh", "tiles": BLOG[5:], "dice": 4, "points": 4}]}
+
+
+def test_score_json_tie_break_33_tiles_as_given(monkeypatch, capsys):
+    tiles = ["1:Clover+horseshoe:3", " clover+scarab:1", "horseshoe+ganesh:4", "horseshoe+mati:2", "clover+neko:2"]
+    rc, out, _ = score_cli(monkeypatch, capsys, json.dumps(tiles), "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["score"] == 33
+    assert data["groups"][0] == {"charm": "horseshoe", "tiles": [tiles[0], tiles[2], tiles[3]], "dice": 9, "points": 27}
+    assert data["groups"][1] == {"charm": "clover", "tiles": [tiles[1], tiles[4]], "dice": 3, "points": 6}
+
+
+def test_score_empty_collection(monkeypatch, capsys):
+    rc, out, _ = score_cli(monkeypatch, capsys, "[]", "--json")
+    assert rc == 0 and json.loads(out) == {"score": 0, "groups": []}
+
+
+@pytest.mark.parametrize("payload", [
+    "not json", "{}", '{"tiles": []}', "[12]", '["12:neko+neko:3"]', '["neko+dragon:2"]', '["neko+clover:5"]',
+    '["neko+clover:0"]', '["22:neko+clover:1"]', '["0:neko+clover:1"]', '["3:neko+clover:1", "3:mati+clover:2"]',
+    '["neko clover 3"]', '[null]',
+])
+def test_score_invalid_input_exit_2_with_a_reason(monkeypatch, capsys, payload):
+    rc, out, err = score_cli(monkeypatch, capsys, payload, "--json")
+    assert rc == 2 and out == "" and err.startswith("error: ") and len(err) > 15
+
+
+def test_score_text_output_french(monkeypatch, capsys):
+    rc, out, _ = score_cli(monkeypatch, capsys, json.dumps(BLOG))
+    assert rc == 0
+    assert "maneki-neko : 3 tuiles, dés 9, 27 points" in out and out.strip().endswith("Score : 39 points.")
+
+
+def test_score_file_and_missing_file(tmp_path, capsys):
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps(BLOG))
+    assert main(["score", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 39
+    assert main(["score", str(tmp_path / "none.json"), "--json"]) == 2
+
+
+def test_score_through_the_companion_command():
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "goodfortune", "score", "-", "--json"],
+                          input=json.dumps(BLOG), capture_output=True, text=True, cwd=Path(__file__).parents[2])
+    if proc.returncode != 0 and "No module named companion.cli.__main__" in proc.stderr:  # pragma: no cover
+        pytest.skip("companion.cli is not runnable as a module")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["score"] == 39
+
+
+# --- deck files ------------------------------------------------------------------------------------
+def test_deck_file_round_trip_json_and_text(tmp_path):
+    d = synthetic()
+    mine = parse_text(dumps(d).replace('"synthetic"', '"ma boite"'), "x")
+    assert mine.name == "ma boite" and mine.tiles == d.tiles
+    text = "# my copy\nname: grenier\n" + "\n".join(str(t) for t in reversed(d.tiles))
+    f = tmp_path / "grenier.txt"
+    f.write_text(text)
+    deck = load(str(f))
+    assert deck.name == "grenier" and deck.tiles == d.tiles and not deck.synthetic
+    game = Rules(deck=str(f))
+    assert game.deck.name == "grenier"
+
+
+def test_deck_file_errors(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("\n".join(str(t) for t in synthetic().tiles[:20]) + "\n21:clover+fatima:2\n")
+    with pytest.raises(DeckError) as exc:
+        load(str(f))
+    assert "pair_twice" in {c for c, _ in exc.value.problems}
+    with pytest.raises(DeckError):
+        parse_text(dumps(synthetic()), "x")  # the name "synthetic" is reserved
+    with pytest.raises(DeckError):
+        load(str(tmp_path / "missing.json"))
+    assert main(["deck", "check", str(f)]) == 2
+    with pytest.raises(ValueError):
+        Rules(deck=str(f))
+
+
+def test_deck_show_synthetic_says_synthetic(capsys):
+    assert main(["deck", "show", "synthetic", "--lang", "en"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "Synthetic" in out[0] and "not the publisher" in out[0]
+    assert out[1] == "1 (clover and hand of Fatima, die 2)" and len(out) == 22
+
+
+# --- guided entry ------------------------------------------------------------------------------------
+def _lines_for(deck) -> list[str]:
+    names = {"clover": "trèfle", "horseshoe": "fer à cheval", "fatima": "main de Fatma", "neko": "maneki-neko",
+             "ganesh": "Ganesh", "mati": "oeil grec", "scarab": "scarabée"}
+    return [f"{names[t.charms[0]]} et {names[t.charms[1]]}, dé {t.die}" for t in deck.tiles]
+
+
+def test_guided_entry_spoken_lines_with_checks_and_undo():
+    d = synthetic()
+    e = DeckEntry("grenier")
+    cat = catalog("fr")
+    said = [cat.text(m) for m in e.feed("trèfle")]
+    assert "deux charmes" in said[0]
+    said = [cat.text(m) for m in e.feed("trèfle et main de fatma, 7")]
+    assert "1 à 4" in said[0]
+    said = [cat.text(m) for m in e.feed("trèfle et trèfle 2")]
+    assert "différents" in said[0]
+    lines = _lines_for(d)
+    e.feed(lines[0])
+    said = [cat.text(m) for m in e.feed("main de Fatma et trèfle, 3")]  # same pair again
+    assert "déjà la 1" in said[0]
+    e.feed("2:clover+mati:4")
+    assert e.tiles[-1].die == 4
+    said = [cat.text(m) for m in e.feed("annule")]
+    assert said[0].startswith("Annulé") and len(e.tiles) == 1
+    said = [cat.text(m) for m in e.feed("5:clover+mati:1")]
+    assert "tuile 2" in said[0]
+    for line in lines[1:20]:
+        e.feed(line)
+    said = [cat.text(m) for m in e.feed("liste")]
+    assert said[0].startswith("Reste 1 paire")
+    assert "il reste trèfle et Ganesh" in cat.text(e.prompt())
+    e.feed("trois")  # the last pair is known: the die alone is enough
+    assert e.done and e.deck().tiles == d.tiles
+
+
+def test_guided_entry_run_saves_resumes_and_loads(tmp_path):
+    d = synthetic()
+    lines = _lines_for(d)
+    path = tmp_path / "grenier.json"
+    feed = iter(lines[:5] + ["quitte"])
+    out: list[str] = []
+    assert run(str(path), None, "fr", lambda _p: next(feed), out.append) == 1
+    assert not path.exists() and (tmp_path / "grenier.json.partial").exists()
+    feed = iter(lines[5:])
+    out = []
+    assert run(str(path), None, "en", lambda _p: next(feed), out.append) == 0
+    assert "Resuming: 5 tiles" in out[1]
+    assert out[-1].startswith("Tile deck saved in")
+    assert load(str(path)).tiles == d.tiles and not (tmp_path / "grenier.json.partial").exists()
+
+
+def test_guided_entry_stops_cleanly_at_end_of_input(tmp_path):
+    feed = iter(["trèfle et scarabée 3"])
+
+    def reader(_p: str) -> str:
+        return next(feed)  # StopIteration is not EOFError: wrap
+
+    def eof_reader(_p: str) -> str:
+        try:
+            return reader(_p)
+        except StopIteration:
+            raise EOFError from None
+
+    out: list[str] = []
+    assert run(str(tmp_path / "d.json"), "d", "fr", eof_reader, out.append) == 1
+    assert out[-1].startswith("Arrêt. 1 tuile gardée")
+    assert run(str(tmp_path / "synthetic.json"), None, "fr", eof_reader, out.append) == 2
