@@ -1,0 +1,67 @@
+"""Golden transcripts of whole seeded KIKOI games, French and English, as the table and as
+one player hear them. Regenerate with UPDATE_GOLDEN=1; otherwise any change fails."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.core import find
+from companion.narration import Verbosity
+from companion.transcript import bot_game, transcript
+
+GOLDEN = Path(__file__).parent / "golden"
+NAMES = ["Alice", "Bob", "Chloé", "Denis"]
+
+# name: (seed, bot kinds, options, viewer, verbosity)
+CASES = {
+    "s3_memory_vs_random": (3, ["memory", "random", "random"], {}, None, Verbosity.NORMAL),
+    "s3_memory_vs_random_alice": (3, ["memory", "random", "random"], {}, 0, Verbosity.NORMAL),
+    "s8_four_players_terse": (8, ["memory", "memory", "random", "random"], {}, 1, Verbosity.TERSE),
+    "s5_no_red_verbose": (5, ["memory", "random", "memory"], {"red_tokens": False}, 2, Verbosity.VERBOSE),
+}
+
+
+def _lines(case: str, lang: str) -> list[str]:
+    seed, kinds, options, viewer, verbosity = CASES[case]
+    match, ui = bot_game(find("kikoi"), seed, kinds, NAMES[: len(kinds)], **options)
+    return transcript(ui, match, lang, verbosity, viewer=viewer, strict=True)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_transcript(case, lang):
+    lines = _lines(case, lang)
+    path = GOLDEN / f"{case}.{lang}.txt"
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_no_transcript_says_a_board_to_another(case, lang):
+    seed, kinds, options, viewer, verbosity = CASES[case]
+    names = NAMES[: len(kinds)]
+    lines = _lines(case, lang)
+    marked = [line for line in lines if line.startswith("[")]
+    if viewer is None:
+        assert not marked
+    else:
+        assert all(line.startswith(f"[{names[viewer]}]") for line in marked)
+    # what each other seat heard privately never reaches this listener
+    match, ui = bot_game(find("kikoi"), seed, kinds, names, **options)
+    heard = set(lines)
+    for other in range(len(kinds)):
+        if other == viewer:
+            continue
+        for line in transcript(ui, match, lang, verbosity, viewer=other, strict=True):
+            if line.startswith("["):
+                assert line not in heard and line.split("] ", 1)[1] not in heard
+    assert lines[-1]  # the game ended and said its winners
+    ended = match.events()[-1]
+    assert ended.type == "game_ended" and sum(ended.data["scores"]) == sum(len(d) for d in ended.data["days"])
