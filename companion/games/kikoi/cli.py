@@ -1,0 +1,176 @@
+"""`companion kikoi ...`: tools for Les 5 KIKOI.
+
+    companion kikoi tokens [--json]                 the 28 tokens (RULES §7 ids), texture, symbol
+    companion kikoi token WORDS... [--json]         which token(s) spoken or typed words name
+    companion kikoi bots [--seed S] [--games G] [--bots memory,random,random]
+                         [--option KEY=VALUE ...] [--json]
+                                                    bot-only games: scores, winners, days, reason
+    companion kikoi replay FILE [--option KEY=VALUE ...] [--json]
+                                                    check a recorded game, action by action
+
+JSON shapes (one object per line for `bots`):
+  tokens: [{"id": "kimouss-house", "kikoi": "kimouss", "moment": "house", "red": false}, ...]
+  token:  {"input": "...", "tokens": ["kigliss-sleep"]}
+  bots:   {"seed": 0, "bots": [...], "scores": [..], "winners": [..], "days": [[..]..],
+           "reason": "all_days", "actions": 57}
+  replay: {"ok": true, "actions": 12, "over": false, "to_act": 1, "scores": [..], "winners": [..]}
+          or {"ok": false, "index": 3, "seat": 1, "action": {...}, "reason": "must_give"}
+A replay FILE is JSON: {"players": [names], "seed": 1, "options": {...},
+"actions": [{"seat": 0, "action": {"ask": 1, "token": "kigliss-sleep"}}, ...]} (actions as
+the match journals them: {"ask": seat|"all", "token"}, {"reply": "give"|"refuse"},
+{"drew": id}, {"draw": "blind"}, {"pass": true}, {"pirate": true|false}).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion kikoi", description="Les 5 KIKOI tools.")
+    sub = p.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("tokens", help="list the 28 tokens")
+    t.add_argument("--json", action="store_true")
+    w = sub.add_parser("token", help="which token spoken or typed words name")
+    w.add_argument("words", nargs="+")
+    w.add_argument("--json", action="store_true")
+    b = sub.add_parser("bots", help="play bot-only games")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--games", type=int, default=1)
+    b.add_argument("--bots", default="memory,random,random", help="comma-separated bot kinds, one per seat")
+    b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    b.add_argument("--json", action="store_true")
+    r = sub.add_parser("replay", help="check a recorded game")
+    r.add_argument("file")
+    r.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    r.add_argument("--json", action="store_true")
+    return p
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--option needs KEY=VALUE, not {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    err = sys.stderr
+    try:
+        if args.command == "tokens":
+            return _tokens(args.json)
+        if args.command == "token":
+            return _token(" ".join(args.words), args.json)
+        if args.command == "bots":
+            return _bots(args, _options(args.option))
+        return _replay(args.file, _options(args.option), args.json)
+    except ValueError as exc:
+        print(f"companion kikoi: {exc}", file=err)
+        return 2
+
+
+def _tokens(as_json: bool) -> int:
+    from .tokens import ALL_TOKENS, KIKOI, MOMENTS, is_white, token_id
+
+    rows = []
+    for t in ALL_TOKENS:
+        white = is_white(t)
+        rows.append({"id": token_id(t), "kikoi": KIKOI[t // 5] if white else None,
+                     "moment": MOMENTS[t % 5] if white else None, "red": not white})
+    if as_json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(r["id"])
+    return 0
+
+
+def _token(text: str, as_json: bool) -> int:
+    from .notation import find_tokens
+    from .tokens import token_id
+
+    found = [token_id(t) for t in find_tokens(text)]
+    if as_json:
+        print(json.dumps({"input": text, "tokens": found}, ensure_ascii=False))
+    else:
+        print(" ".join(found) if found else "no token")
+    return 0 if found else 1
+
+
+def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    from companion.core import find
+    from companion.transcript import bot_game
+
+    from .bot import BOTS
+
+    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; bots: {', '.join(BOTS)}")
+    for seed in range(args.seed, args.seed + args.games):
+        match, _ui = bot_game(find("kikoi"), seed, kinds, None, **options)
+        ended = match.events()[-1].data
+        rec = {"seed": seed, "bots": kinds, "scores": ended["scores"], "winners": ended["winners"],
+               "days": ended["days"], "reason": ended["reason"], "actions": len(match.history)}
+        if args.json:
+            print(json.dumps(rec))
+        else:
+            print(f"seed {seed}: scores {rec['scores']}, winners {rec['winners']}, "
+                  f"end {rec['reason']}, {rec['actions']} actions")
+    return 0
+
+
+def _replay(path: str, options: dict[str, Any], as_json: bool) -> int:
+    from companion.core import IllegalAction, Match
+
+    from .rules import Rules
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from exc
+    opts = {**data.get("options", {}), **options}
+    game = Rules(**opts)
+    try:
+        match = Match(game, list(data["players"]), int(data.get("seed", 0)))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: a game record needs \"players\" and \"actions\"") from exc
+    except IllegalAction as exc:
+        raise ValueError(f"{path}: {exc.code}") from exc
+    for i, rec in enumerate(data.get("actions", [])):
+        try:
+            seat = int(rec["seat"])
+            action = game.action_from_json(rec["action"])
+            match.play(seat, action)
+        except (KeyError, TypeError, ValueError) as exc:
+            out = {"ok": False, "index": i, "seat": rec.get("seat") if isinstance(rec, dict) else None,
+                   "action": rec.get("action") if isinstance(rec, dict) else None, "reason": "bad_record"}
+            _say_replay(out, as_json, str(exc))
+            return 1
+        except IllegalAction as exc:
+            out = {"ok": False, "index": i, "seat": seat, "action": rec["action"], "reason": exc.code}
+            _say_replay(out, as_json, "")
+            return 1
+    outcome = match.outcome()
+    out = {"ok": True, "actions": len(match.history), "over": match.over, "to_act": match.current,
+           "scores": list(outcome.scores), "winners": list(outcome.winners) if match.over else []}
+    _say_replay(out, as_json, "")
+    return 0
+
+
+def _say_replay(out: dict[str, Any], as_json: bool, extra: str) -> None:
+    if as_json:
+        print(json.dumps(out, ensure_ascii=False))
+    elif out["ok"]:
+        state = "over" if out["over"] else f"seat {out['to_act']} to act"
+        print(f"{out['actions']} actions, all legal; {state}; scores {out['scores']}")
+    else:
+        print(f"action {out['index']} (seat {out['seat']}) refused: {out['reason']} {extra}".rstrip())
