@@ -215,6 +215,7 @@ class RulesPlayer:
             ch = self.man.chapters[index]
             self.tell("rules.player_chapter", number=index + 1, title=ch.title)
             self.playing = True
+            self._idle.clear()
             self._save()
             self._wake.notify_all()
 
@@ -229,6 +230,7 @@ class RulesPlayer:
                 self.pos.sentence = 0  # heard to the end: resume means hear it again
             self.finished = False
             self.playing = True
+            self._idle.clear()
             self._wake.notify_all()
 
     def pause(self) -> None:
@@ -253,6 +255,7 @@ class RulesPlayer:
                 self.pos.sentence = max(last, 0)
             self.finished = False
             self.playing = True
+            self._idle.clear()
             self._wake.notify_all()
 
     def change_rate(self, delta: int) -> None:
