@@ -167,7 +167,7 @@ class RecordingSink(Sink):
         self.keep_audio = keep_audio
         self.items: list[RecordedItem] = []
         self.audio: list[tuple[np.ndarray, int]] = []
-        self._by_item: dict[int, RecordedItem] = {}
+        self._by_item: dict[Item, RecordedItem] = {}
         self._current: RecordedItem | None = None
         self._clock = 0.0
         self._lock = threading.Lock()
@@ -175,10 +175,10 @@ class RecordingSink(Sink):
     def record(self, item: Item) -> RecordedItem:
         """Called by the player when an item is queued, so even dropped items are seen."""
         with self._lock:
-            rec = self._by_item.get(id(item))
+            rec = self._by_item.get(item)
             if rec is None:
                 rec = RecordedItem(item.text, item.priority, item.earcon, item.lang, item.submitted)
-                self._by_item[id(item)] = rec
+                self._by_item[item] = rec
                 self.items.append(rec)
             return rec
 
@@ -209,7 +209,8 @@ class RecordingSink(Sink):
         rec.ended = time.perf_counter()
         rec.cut = item.cut
         rec.dropped = item.dropped
-        self._current = None
+        if self._current is rec:  # (items removed from the queue end while another plays)
+            self._current = None
 
     def texts(self, said_only: bool = False) -> list[str]:
         return [r.text for r in self.items if not (said_only and (r.cut or r.dropped))]

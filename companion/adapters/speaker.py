@@ -208,6 +208,18 @@ class Speaker:
         return out
 
     # --- live settings, kept in the profile ---
+    @property
+    def rate(self) -> int:
+        return self.profile.rate
+
+    @property
+    def volume(self) -> int:
+        return self.profile.volume
+
+    @property
+    def voice(self) -> str | None:
+        return self.profile.voice
+
     def set_rate(self, rate: int) -> Utterance:
         self.profile.rate = clamp_rate(rate)
         self._save()

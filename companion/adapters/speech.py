@@ -309,6 +309,8 @@ class Pyttsx3Engine(SpeechEngine):
         self._jobs: queue.Queue[tuple[Callable[[Any], Any], queue.Queue[Any]] | None] = queue.Queue()
         self._tmp = Path(tempfile.mkdtemp(prefix="companion-pyttsx3-"))
         self._count = 0
+        self.retries = 0  # utterances the driver cancelled by itself and we asked again
+        self._completed = True
         self._voice_ids: list[tuple[str, str, tuple[str, ...]]] = []  # (id, name, languages)
         self._finished = threading.Event()
         self._thread = threading.Thread(target=self._worker, name="pyttsx3", daemon=True)
@@ -329,17 +331,31 @@ class Pyttsx3Engine(SpeechEngine):
             import pyttsx3
 
             engine = pyttsx3.init()
-            try:  # silence the espeak driver's prints (they come from espeak's own thread)
+            self._espeak_lib = None
+            self._current_voice: str | None = None
+            if type(engine.proxy._driver).__module__ == "pyttsx3.drivers.espeak":
+                import pyttsx3.drivers._espeak as es
                 import pyttsx3.drivers.espeak as drv
 
+                # silence the driver's prints (they come from espeak's own thread)
                 drv.print = _quiet  # type: ignore[attr-defined]
-            except Exception:  # noqa: BLE001 - other platforms have other drivers
-                pass
-            engine.connect("finished-utterance", lambda name=None, completed=True: self._finished.set())
+                self._espeak_lib = es
+            engine.setProperty("volume", 1.0)  # volume is applied by our player, live
+
+            def finished(name: Any = None, completed: bool = True) -> None:
+                self._completed = completed
+                self._finished.set()
+
+            engine.connect("finished-utterance", finished)
             for v in engine.getProperty("voices") or []:
                 langs = tuple(str(x).lower() for x in (getattr(v, "languages", None) or ()))
                 self._voice_ids.append((str(v.id), str(getattr(v, "name", v.id)), langs))
             self._engine = engine
+            # A first utterance, so that the driver leaves its initial busy state (until then
+            # setProperty is only queued) and to know that it really makes sound.
+            warm = self._tmp / "warm-up.wav"
+            self._save(engine, "a", warm, None, DEFAULT_RATE)
+            warm.unlink(missing_ok=True)
         except BaseException as exc:  # noqa: BLE001 - reported to the caller as unavailable
             self._ready.put(exc)
             return
@@ -367,14 +383,62 @@ class Pyttsx3Engine(SpeechEngine):
             raise SpeechError(f"pyttsx3: {result}") from result
         return result
 
+    def _save(self, engine: Any, text: str, path: Path, vid: str | None, rate: int) -> None:
+        """In the worker: one save_to_file per runAndWait, then wait for the whole file."""
+        for _attempt in range(3):
+            self._apply(engine, vid, rate)
+            self._finished.clear()
+            self._completed = True
+            engine.save_to_file(text, str(path))
+            engine.runAndWait()
+            if _wait_for_wav(path, self._finished, lambda: self._completed, self.TIMEOUT / 4):
+                return
+            self.retries += 1  # cancelled by the driver itself: say it again
+        raise SpeechError("pyttsx3 cancelled the utterance three times")
+
+    def _apply(self, engine: Any, vid: str | None, rate: int) -> None:
+        """Set voice and rate, and make sure they are in force before synthesis starts.
+
+        With the espeak driver, `setProperty` goes into libespeak-ng's asynchronous command
+        queue; `runAndWait` then calls `stop()`, whose `espeak_Cancel` empties that queue when
+        the command is still pending, so the new rate was silently lost (measured: the rate
+        of the previous utterance was used). Wait until libespeak-ng reports the values.
+        """
+        if vid is not None and vid != self._current_voice:
+            engine.setProperty("voice", vid)
+        engine.setProperty("rate", rate)
+        es = self._espeak_lib
+        if es is None:
+            self._current_voice = vid
+            return
+        # Also wait for the queue to be idle: a pending command makes `stop()` set the
+        # driver's `_stopping` flag, which then cancels our utterance (no file, ever).
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            voice_ok = vid is None or vid == self._current_voice or self._espeak_voice() == vid.lower()
+            if es.GetParameter(es.RATE) == rate and voice_ok and not es.IsPlaying():
+                break
+            time.sleep(0.001)
+        self._current_voice = vid if vid is not None else self._current_voice
+
+    def _espeak_voice(self) -> str | None:
+        es = self._espeak_lib
+        v = es.GetCurrentVoice() if es is not None else None
+        if v and v.contents.identifier:
+            return v.contents.identifier.decode("utf-8").lower()
+        return None
+
     def _voice_id(self, lang: str, voice: str | None) -> str | None:
         if voice:
             for vid, name, _langs in self._voice_ids:
                 if voice.lower() in (vid.lower(), name.lower(), vid.lower().rsplit("/", 1)[-1]):
                     return vid
         wanted = (voice or DEFAULT_VOICES.get(lang, lang)).lower()
+        for vid, _name, _langs in self._voice_ids:  # espeak ids: "roa/fr", "gmw/en"
+            if vid.lower().rsplit("/", 1)[-1] == wanted:
+                return vid
         for vid, _name, langs in self._voice_ids:
-            if any(lg == wanted or lg.replace("_", "-") == wanted for lg in langs):
+            if any(lg.replace("_", "-") in (wanted, f"{wanted}-{wanted}") for lg in langs):
                 return vid
         for vid, _name, langs in self._voice_ids:
             if any(lg.split("-")[0].split("_")[0] == lang for lg in langs):
@@ -399,17 +463,7 @@ class Pyttsx3Engine(SpeechEngine):
         path = self._tmp / f"u{self._count}.wav"
         vid = self._voice_id(lang, voice)
 
-        def job(engine: Any) -> None:
-            if vid is not None:
-                engine.setProperty("voice", vid)
-            engine.setProperty("rate", clamp_rate(rate))
-            engine.setProperty("volume", 1.0)
-            self._finished.clear()
-            engine.save_to_file(text, str(path))
-            engine.runAndWait()
-            _wait_for_wav(path, self._finished, self.TIMEOUT)
-
-        self._call(job)
+        self._call(lambda engine: self._save(engine, text, path, vid, clamp_rate(rate)))
         try:
             data, sr = sf.read(str(path), dtype="float32", always_2d=False)
         finally:
@@ -434,7 +488,7 @@ class Pyttsx3Engine(SpeechEngine):
         out = []
         for vid, _name, langs in self._voice_ids:
             if lang is None or any(lg.split("-")[0].split("_")[0] == lang for lg in langs):
-                out.append(vid)
+                out.append(vid.rsplit("/", 1)[-1])  # "roa/fr-be" -> "fr-be", as espeak-ng
         return out
 
     def close(self) -> None:
@@ -443,10 +497,14 @@ class Pyttsx3Engine(SpeechEngine):
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
-def _wait_for_wav(path: Path, finished: threading.Event, timeout: float) -> None:
-    """Until pyttsx3 has written the whole WAV: the utterance finished and the size is right."""
+def _wait_for_wav(path: Path, finished: threading.Event, completed: Callable[[], bool], timeout: float) -> bool:
+    """Until pyttsx3 has written the whole WAV: the utterance finished and the size is right.
+
+    False when the driver reported the utterance cancelled (no file will come)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if finished.is_set() and not completed():
+            return False
         if finished.is_set() and path.exists():
             size = path.stat().st_size
             if size > 44:
@@ -455,7 +513,7 @@ def _wait_for_wav(path: Path, finished: threading.Event, timeout: float) -> None
                 declared = int.from_bytes(head[40:44], "little") if head[36:40] == b"data" else 0
                 if declared and size >= 44 + declared:
                     time.sleep(0.002)  # the driver still resets its state after notifying
-                    return
+                    return True
         time.sleep(0.002)
     raise SpeechError(f"pyttsx3 did not write {path.name} within {timeout:.0f} s")
 

@@ -1,0 +1,208 @@
+"""Real speech from the engines: espeak-ng and pyttsx3 in French and English, checked as sound."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from companion.adapters.speech import (
+    AUTO_ORDER,
+    RecordingEngine,
+    SpeechError,
+    UnavailableEngine,
+    get_engine,
+)
+
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+
+SENTENCES = {
+    "fr": "C'est au tour de Marie. Elle lance le dé et avance de trois cases.",
+    "en": "It is Mary's turn. She rolls the die and moves three spaces.",
+}
+
+
+def rms(x):
+    return float(np.sqrt(np.mean(np.square(x, dtype=np.float64))))
+
+
+def check_speech(samples, sr, min_s, max_s):
+    assert samples.dtype == np.float32 and samples.ndim == 1
+    assert sr in (16000, 22050, 44100, 48000)
+    seconds = len(samples) / sr
+    assert min_s < seconds < max_s, seconds
+    assert np.all(np.abs(samples) <= 1.0)
+    assert float(np.max(np.abs(samples))) > 0.2  # clearly audible peaks
+    assert rms(samples) > 0.02  # and sound most of the time, not one click
+    # speech has pauses: a good share of 20 ms windows are much quieter than the loudest
+    win = sr // 50
+    frames = samples[: len(samples) // win * win].reshape(-1, win)
+    levels = np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
+    assert np.mean(levels < 0.1 * levels.max()) > 0.05
+
+
+@needs_espeak
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_espeak_speaks_both_languages(lang):
+    samples, sr = get_engine("espeak-ng").synth(SENTENCES[lang], lang)
+    assert sr == 22050
+    # 12-13 words at 175 words a minute: about 4 s
+    check_speech(samples, sr, 2.5, 7.0)
+
+
+@needs_espeak
+def test_espeak_french_and_english_voices_differ():
+    eng = get_engine("espeak-ng")
+    fr, _ = eng.synth("Bonjour Marie", "fr")
+    en, _ = eng.synth("Bonjour Marie", "en")
+    assert len(fr) != len(en) or not np.allclose(fr, en)
+
+
+@needs_espeak
+def test_espeak_rate_changes_duration():
+    eng = get_engine("espeak-ng")
+    slow, sr = eng.synth(SENTENCES["fr"], "fr", rate=120)
+    fast, _ = eng.synth(SENTENCES["fr"], "fr", rate=300)
+    assert len(slow) / sr > 1.8 * len(fast) / sr
+
+
+@needs_espeak
+def test_espeak_volume_scales():
+    eng = get_engine("espeak-ng")
+    full, _ = eng.synth("Trois", "fr")
+    half, _ = eng.synth("Trois", "fr", volume=0.5)
+    assert len(full) == len(half)
+    assert rms(half) == pytest.approx(rms(full) * 0.5, rel=0.02)
+
+
+@needs_espeak
+def test_espeak_text_starting_with_a_dash_is_spoken_not_an_option():
+    samples, sr = get_engine("espeak-ng").synth("-h moins trois", "fr")
+    check_speech(samples, sr, 0.5, 4.0)
+
+
+@needs_espeak
+def test_espeak_stream_yields_early_chunks_and_can_be_cut():
+    eng = get_engine("espeak-ng")
+    stream = eng.stream(SENTENCES["fr"] * 5, "fr")
+    chunk, sr = next(stream)
+    assert sr == 22050 and 0 < len(chunk) <= 1024
+    stream.close()
+    assert stream.proc.poll() is not None  # the process is gone
+
+
+@needs_espeak
+def test_espeak_stream_not_started_is_killed_on_close():
+    stream = get_engine("espeak-ng").stream(SENTENCES["en"] * 10, "en")
+    stream.close()
+    assert stream.proc.poll() is not None
+
+
+@needs_espeak
+def test_espeak_bad_voice_is_an_error_not_silence():
+    with pytest.raises(SpeechError):
+        get_engine("espeak-ng").synth("Bonjour", "fr", voice="xx-nonexistent")
+
+
+@needs_espeak
+def test_espeak_empty_text_gives_no_samples():
+    samples, _ = get_engine("espeak-ng").synth("   ", "fr")
+    assert len(samples) == 0
+
+
+@needs_espeak
+def test_espeak_lists_french_voices():
+    voices = get_engine("espeak-ng").voices("fr")
+    assert "fr" in voices or "fr-fr" in voices
+    assert all(v.startswith("fr") for v in voices)
+
+
+def _pyttsx3():
+    try:
+        return get_engine("pyttsx3")
+    except UnavailableEngine as exc:
+        pytest.skip(exc.reason)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_pyttsx3_speaks_both_languages(lang):
+    samples, sr = _pyttsx3().synth(SENTENCES[lang], lang)
+    check_speech(samples, sr, 2.5, 7.0)
+
+
+def test_pyttsx3_many_utterances_in_a_row_none_lost():
+    """The pitfalls: the first run returns early, queued utterances are dropped. Not here."""
+    eng = _pyttsx3()
+    words = ["Un.", "Deux, trois.", "Quatre, cinq, six, sept.", "Huit.", "Neuf, dix, onze, douze, treize."] * 2
+    lengths = [len(eng.synth(w, "fr")[0]) for w in words]
+    assert all(n > 2000 for n in lengths)
+    for a, b in zip(lengths[:5], lengths[5:]):  # the same text gives the same sound every time
+        assert abs(a - b) < 0.05 * a  # (libespeak-ng in asynchronous mode varies by a few ms)
+    assert lengths[2] > lengths[0] and lengths[4] > lengths[3]
+
+
+def test_pyttsx3_from_several_threads_does_not_hang():
+    import concurrent.futures as cf
+
+    eng = _pyttsx3()
+    with cf.ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(eng.synth, f"Phrase numéro {i}.", "fr") for i in range(8)]
+        results = [f.result(timeout=30) for f in futures]
+    assert all(len(s) > 2000 for s, _ in results)
+
+
+def test_pyttsx3_rate_changes_duration():
+    eng = _pyttsx3()
+    slow, sr = eng.synth(SENTENCES["en"], "en", rate=120)
+    fast, _ = eng.synth(SENTENCES["en"], "en", rate=300)
+    assert len(slow) > 1.8 * len(fast)
+
+
+def test_pyttsx3_prints_nothing(capfd):
+    _pyttsx3().synth("Silence dans la console.", "fr")
+    out, _ = capfd.readouterr()
+    assert "Audio saved" not in out
+
+
+def test_unknown_engine_is_unavailable_with_reason():
+    with pytest.raises(UnavailableEngine) as exc:
+        get_engine("festival")
+    assert exc.value.name == "festival" and "espeak-ng" in exc.value.reason
+
+
+def test_speech_dispatcher_unavailable_or_working():
+    try:
+        eng = get_engine("speech-dispatcher")
+    except UnavailableEngine as exc:
+        assert exc.name == "speech-dispatcher" and exc.reason
+    else:
+        assert eng.produces_audio is False
+
+
+def test_auto_picks_the_first_engine_that_works():
+    eng = get_engine("auto")
+    for name in AUTO_ORDER:
+        try:
+            expected = get_engine(name)
+        except UnavailableEngine:
+            continue
+        assert eng.name == expected.name
+        break
+
+
+def test_text_engine_plays_nothing_and_reports_done():
+    eng = get_engine("text")
+    assert eng.produces_audio is False
+    done = []
+    eng.speak("Bonjour", "fr", done=lambda: done.append(1))
+    assert done == [1]
+
+
+def test_recording_engine_duration_follows_text_and_rate():
+    eng = get_engine("recording")
+    assert isinstance(eng, RecordingEngine)
+    a, sr = eng.synth("x" * 35, "fr", rate=175)
+    b, _ = eng.synth("x" * 35, "fr", rate=350)
+    assert len(a) / sr == pytest.approx(2.0, abs=0.01)
+    assert len(b) / sr == pytest.approx(1.0, abs=0.01)
+    assert [c[0] for c in eng.calls] == ["x" * 35, "x" * 35]
+    assert get_engine("recording") is not eng

@@ -1,0 +1,307 @@
+"""Priorities, interruption, repeat and spelling, live settings: on the recording output.
+
+The recording output is paced like a sound device (a 10 ms block takes 10 ms), and the
+recording engine makes a tone as long as the text would take to say (1 character = 1/17.5 s
+at 175 words a minute), so the timings below are those a listener would hear.
+"""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from companion.adapters.audio import NullSink, RecordingSink, FileSink
+from companion.adapters.earcons import earcon
+from companion.adapters.profile import Profile
+from companion.adapters.speaker import Speaker, open_speaker
+from companion.adapters.speech import get_engine
+from companion.narration import Priority, catalog, spell
+
+LONG = "Une longue lecture des règles qui dure bien plus de quelques secondes, " * 3
+SHORT = "Marie joue."  # 11 characters: 0.24 s at FAST
+FAST = 450
+
+
+@pytest.fixture
+def speaker(tmp_path):
+    profile = Profile.load(tmp_path / "p.json")
+    profile.rate = FAST  # the quickest rate: short tests
+    sp = open_speaker("recording", "recording", "fr", profile=profile)
+    yield sp
+    sp.close()
+
+
+def started(item_rec, timeout=2.0):
+    deadline = time.monotonic() + timeout
+    while item_rec.first_frame is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert item_rec.first_frame is not None, "nothing was played"
+
+
+def rec(sp, i):
+    return sp.recording.items[i]
+
+
+def test_interrupt_cuts_text_within_20_ms(speaker):
+    speaker.say(LONG, Priority.TEXT)
+    started(rec(speaker, 0))
+    time.sleep(0.15)
+    t = time.perf_counter()
+    speaker.interrupt()
+    assert speaker.wait(1.0)
+    r = rec(speaker, 0)
+    assert r.cut
+    # no block was handed to the output later than 20 ms after the interruption
+    assert r.last_frame - t < 0.020
+    assert r.ended - t < 0.030
+    assert r.seconds < 0.5  # of a text of more than 10 s
+
+
+def test_interrupt_with_real_espeak_kills_synthesis_and_stops_fast(tmp_path):
+    sp = open_speaker("espeak-ng", "recording", "fr")
+    try:
+        sp.say(LONG * 3, Priority.TEXT)
+        started(rec(sp, 0), timeout=5)
+        time.sleep(0.1)
+        t = time.perf_counter()
+        sp.interrupt()
+        assert sp.wait(1.0)
+        r = rec(sp, 0)
+        assert r.cut and r.last_frame - t < 0.020
+    finally:
+        sp.close()
+
+
+def test_important_and_message_are_never_cut_by_input(speaker):
+    speaker.say(SHORT, Priority.IMPORTANT)
+    speaker.say(SHORT, Priority.MESSAGE)
+    speaker.say(SHORT, Priority.TEXT)
+    started(rec(speaker, 0))
+    speaker.interrupt()
+    assert speaker.wait(5)
+    imp, msg, txt = speaker.recording.items
+    assert not imp.cut and not msg.cut
+    full = get_engine("recording").duration(SHORT, FAST)
+    assert imp.seconds == pytest.approx(full, abs=0.01)
+    assert msg.seconds == pytest.approx(full, abs=0.01)
+    assert txt.cut and txt.blocks == []  # queued text is dropped by new input
+
+
+def test_queue_order_by_priority(speaker):
+    speaker.say(SHORT, Priority.MESSAGE)  # playing
+    started(rec(speaker, 0))
+    speaker.say("texte a", Priority.TEXT)
+    speaker.say("message b", Priority.MESSAGE)
+    speaker.say("important c", Priority.IMPORTANT)
+    speaker.say("message d", Priority.MESSAGE)
+    assert speaker.wait(10)
+    order = sorted(speaker.recording.items, key=lambda r: r.started)
+    assert [r.text for r in order] == [SHORT, "important c", "message b", "message d", "texte a"]
+    assert not any(r.cut for r in order)
+
+
+def test_important_cuts_text_being_read_but_not_a_message(speaker):
+    speaker.say(LONG, Priority.TEXT)
+    started(rec(speaker, 0))
+    speaker.say("Erreur.", Priority.IMPORTANT)
+    assert speaker.wait(3)
+    assert rec(speaker, 0).cut and not rec(speaker, 1).cut
+    speaker.say(SHORT, Priority.MESSAGE)
+    started(rec(speaker, 2))
+    speaker.say("Erreur.", Priority.IMPORTANT)
+    assert speaker.wait(3)
+    assert not rec(speaker, 2).cut and rec(speaker, 3).first_frame > rec(speaker, 2).last_frame
+
+
+def test_notifications_dropped_when_anything_else_waits(speaker):
+    speaker.say("notif seule", Priority.NOTIFICATION)  # alone: said
+    assert speaker.wait(3)
+    speaker.say(SHORT, Priority.MESSAGE)
+    speaker.say("notif 2", Priority.NOTIFICATION)  # something is playing: dropped
+    assert speaker.wait(3)
+    alone, msg, n2 = speaker.recording.items
+    assert alone.blocks and not alone.dropped
+    assert n2.dropped and not n2.blocks
+
+
+def test_a_notification_being_said_is_cut_by_any_other_item(speaker):
+    speaker.say(LONG, Priority.NOTIFICATION)
+    started(rec(speaker, 0))
+    speaker.say(SHORT, Priority.MESSAGE)
+    assert speaker.wait(3)
+    n, m = speaker.recording.items
+    assert n.cut and not m.cut and m.first_frame >= n.last_frame
+
+
+def test_repeat_says_again_even_identical_and_twice_spells(speaker):
+    speaker.say("Trois points.", Priority.MESSAGE)
+    speaker.repeat()
+    speaker.repeat()
+    assert speaker.wait(5)
+    texts = speaker.recording.texts()
+    assert texts == ["Trois points.", "Trois points.", spell("Trois points.")]
+    assert all(r.blocks for r in speaker.recording.items)
+    speaker.say("Autre.", Priority.MESSAGE)
+    speaker.repeat()  # a new sentence resets the count: said again, not spelled
+    assert speaker.wait(5)
+    assert speaker.recording.texts()[-1] == "Autre."
+
+
+def test_repeat_before_anything_said_does_nothing(speaker):
+    assert speaker.repeat() is None
+
+
+def test_rate_changes_live_and_is_saved(speaker, tmp_path):
+    speaker.set_rate(175)
+    speaker.say("x" * 14, Priority.MESSAGE)
+    assert speaker.wait(5)
+    speaker.set_rate(350)
+    speaker.say("x" * 14, Priority.MESSAGE)
+    assert speaker.wait(5)
+    a, b = speaker.recording.items
+    assert a.seconds == pytest.approx(0.8, abs=0.02) and b.seconds == pytest.approx(0.4, abs=0.02)
+    assert Profile.load(tmp_path / "p.json").rate == 350
+    assert speaker.rate == 350
+
+
+def test_volume_changes_during_an_utterance(speaker, tmp_path):
+    speaker.say(LONG, Priority.TEXT)
+    started(rec(speaker, 0))
+    time.sleep(0.1)
+    speaker.set_volume(25)
+    time.sleep(0.1)
+    speaker.interrupt()
+    speaker.wait(2)
+    peaks = [float(np.max(np.abs(b))) for b, _ in speaker.recording.audio]
+    assert peaks[0] == pytest.approx(0.5, abs=0.01)
+    assert peaks[-1] == pytest.approx(0.125, abs=0.01)
+    assert Profile.load(tmp_path / "p.json").volume == 25
+
+
+def test_voice_set_and_unknown_voice_refused(tmp_path):
+    sp = open_speaker("espeak-ng", "null", "fr", profile=Profile.load(tmp_path / "v.json"))
+    try:
+        ok = sp.set_voice("fr-be")
+        assert ok.parts[0].id == "speech.voice_set" and sp.voice == "fr-be"
+        bad = sp.set_voice("klingon")
+        assert bad.parts[0].id == "speech.voice_unknown" and sp.voice == "fr-be"
+        assert "fr" in catalog("fr").render(bad)
+        assert Profile.load(tmp_path / "v.json").voice == "fr-be"
+        sp.set_voice(None)
+        assert sp.voice is None
+    finally:
+        sp.close()
+
+
+def test_earcon_is_played_before_the_speech(speaker):
+    speaker.say(SHORT, Priority.MESSAGE, earcon="turn")
+    assert speaker.wait(3)
+    samples, sr = earcon("turn")
+    r = rec(speaker, 0)
+    at_earcon_rate = sum(n for _, n, s in r.blocks if s == sr)
+    assert at_earcon_rate == len(samples)
+    assert r.blocks[0][2] == sr  # first comes the earcon
+    speaker.play_earcon("good")
+    assert speaker.wait(3)
+    assert rec(speaker, 1).seconds == pytest.approx(len(earcon("good")[0]) / sr)
+
+
+def test_unknown_earcon_is_skipped_not_fatal(speaker):
+    speaker.say(SHORT, Priority.MESSAGE, earcon="trumpet")
+    assert speaker.wait(3)
+    assert rec(speaker, 0).blocks and not speaker.player.errors
+
+
+def test_wait_with_timeout(speaker):
+    speaker.say(LONG, Priority.MESSAGE)
+    assert speaker.wait(0.05) is False
+    speaker.close()
+    assert speaker.wait(1) is True
+
+
+def test_close_while_speaking_does_not_hang_and_later_say_is_dropped(speaker):
+    speaker.say(LONG, Priority.IMPORTANT)
+    started(rec(speaker, 0))
+    t = time.monotonic()
+    speaker.close()
+    assert time.monotonic() - t < 0.5
+    item = speaker.say("après", Priority.MESSAGE)
+    assert item.done.is_set() and item.dropped
+
+
+def test_say_from_many_threads(speaker):
+    def talk(k):
+        for i in range(5):
+            speaker.say(f"{k}{i}", Priority.MESSAGE)
+
+    threads = [threading.Thread(target=talk, args=(k,)) for k in "abcd"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert speaker.wait(10)
+    said = speaker.recording.texts(said_only=True)
+    assert sorted(said) == sorted(f"{k}{i}" for k in "abcd" for i in range(5))
+    for k in "abcd":  # each thread's messages in its own order
+        assert [s for s in said if s[0] == k] == [f"{k}{i}" for i in range(5)]
+
+
+def test_text_engine_goes_through_the_queue_without_audio():
+    sp = open_speaker("text", "recording", "en")
+    try:
+        sp.say("Hello.", Priority.MESSAGE, earcon="move")
+        assert sp.wait(2)
+        r = rec(sp, 0)
+        assert r.started is not None and r.seconds == pytest.approx(len(earcon("move")[0]) / 22050)
+        lines = [catalog("en").render(u) for u in sp.describe()]
+        assert lines == ["Voice: none. The text is printed for your screen reader.", "Output: recorded in memory."]
+    finally:
+        sp.close()
+
+
+class FailingSink(RecordingSink):
+    kind = "device"
+
+    def __init__(self, after):
+        super().__init__(realtime=False)
+        self.after = after
+
+    def write(self, block, sr):
+        self.after -= 1
+        if self.after < 0:
+            raise OSError("device unplugged")
+        super().write(block, sr)
+
+
+def test_device_failing_while_playing_falls_back_to_the_file_and_says_so(tmp_path):
+    wav = tmp_path / "fallback.wav"
+    sp = Speaker(get_engine("recording"), FailingSink(after=5), "fr", fallback_wav=wav)
+    try:
+        sp.say(SHORT, Priority.MESSAGE)
+        sp.wait(3)
+        sp.say(SHORT, Priority.MESSAGE)
+        assert sp.wait(3)
+        assert isinstance(sp.sink, FileSink)
+        notes = [catalog("fr").render(u) for u in sp.notices()]
+        assert notes == [f"Sortie : pas de carte son, le son est écrit dans {wav}."]
+        assert catalog("fr").render(sp.describe()[-1]) == notes[0]
+        assert sp.notices() == []
+    finally:
+        sp.close()
+    import soundfile as sf
+
+    assert sf.info(str(wav)).duration == pytest.approx(get_engine("recording").duration(SHORT), abs=0.05)
+
+
+def test_device_failing_without_fallback_goes_silent(tmp_path):
+    sp = Speaker(get_engine("recording"), FailingSink(after=0), "en")
+    try:
+        sp.say(SHORT, Priority.MESSAGE)
+        assert sp.wait(3)
+        assert isinstance(sp.sink, NullSink)
+        assert [u.parts[0].id for u in sp.notices()] == ["speech.output.no_device_silent"]
+        sp.say(SHORT, Priority.MESSAGE)  # and it goes on without error
+        assert sp.wait(3)
+    finally:
+        sp.close()
