@@ -84,6 +84,11 @@ def _strip_names(folded: str, match: Match[Any, Any]) -> str:
     return folded
 
 
+def legal_is_request(game: Rules, state: Any, seat: int) -> bool:
+    legal = game.legal_actions(state, seat)
+    return bool(legal) and isinstance(legal[0], AskAction)
+
+
 def tok_param(tid: str) -> Msg:
     return narration.tok(tid)
 
@@ -352,6 +357,8 @@ class KikoiUI(GameUI):
             return [say("kikoi.prompt.draw", Priority.MESSAGE, "draw", None, player=name)]
         if phase == KIKONK_ASK:
             return [say("kikoi.prompt.kikonk", Priority.MESSAGE, "turn", None, player=name)]
+        if phase == ASK and legal_is_request(self.game, state, seat):
+            return [say("kikoi.prompt.ask", Priority.MESSAGE, "turn", None, player=name)]
         return [say("core.your_turn", player=name, earcon="turn")]
 
     def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:

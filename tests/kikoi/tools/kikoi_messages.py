@@ -231,6 +231,9 @@ m("kikoi.prompt.deal", "Physical table: a player must tell the tokens they draw 
 m("kikoi.prompt.draw", "Physical table: the asker must draw and tell the token.",
   "{player}, pioche vite un jeton et dis-moi lequel.", "{player}, draw a token quickly and tell me which.",
   ("{player}, pioche.", "{player}, draw."))
+m("kikoi.prompt.ask", "A human player's turn to ask: the cue after the turn is announced.",
+  "{player}, que demandes-tu, et à qui ?", "{player}, what do you ask for, and from whom?",
+  ("{player} ?", "{player}?"))
 m("kikoi.prompt.kikonk", "The KIKONK drawer must ask everyone.", "{player}, Kikonk : demande un jeton à tout le monde.",
   "{player}, Kikonk: ask everyone for a token.")
 for ph, fr, en in (("deal", "la distribution", "the deal"), ("ask", "une demande", "a request"),
