@@ -350,3 +350,64 @@ def test_json_round_trip_of_actions():
     for a in [Ask(1, 3), Ask(ALL, 7), Reply(True), Reply(False), Drew(27), DrawBlind(), Pass(),
               Pirate(True), Pirate(False)]:
         assert rules.action_from_json(rules.action_to_json(a)) == a
+
+
+# --- the same worked examples scripted at a physical table: the players' answers as actions -------
+def test_worked_examples_two_and_three_at_a_physical_table():
+    rules = Rules(physical=True, red_tokens=False)
+    m = table(rules, [
+        row("kigliss") + ["kimouss-bike", "kimouss-forest"],
+        row("kiboss"),
+        row("kigratt", "house", "eat", "bike", "forest") + ["kimouss-house"],
+        ["kigratt-sleep", "kimouss-eat", "kimouss-sleep"] + row("kiboucle"),
+    ], [], turn=C, out=("kikonk", "kitourn", "kipirat"))
+    m.play(C, Ask(D, T("kigratt-sleep")))
+    ev = m.play(D, Reply(True))  # "Denis gave it"
+    assert types(ev) == ["given", "day_completed", "play_again"]
+    m.play(C, Ask(A, T("kimouss-eat")))
+    m.play(A, Reply(False))
+    m.play(D, Ask(A, T("kimouss-house")))
+    m.play(A, Reply(False))
+    m.play(A, Ask(B, T("kimouss-sleep")))
+    m.play(B, Reply(False))
+    m.play(B, Ask(C, T("kigratt-bike")))
+    with pytest.raises(IllegalAction) as exc:
+        m.play(C, Reply(True))  # a completed day is never given
+    assert exc.value.code == "completed_day_kept"
+    ev = m.play(C, Reply(False))
+    assert types(ev) == ["refused_completed", "turn_lost", "turn_began"] and m.current == C
+
+    rules = Rules(physical=True)
+    m = table(rules, [["kiboss-house"], ["kiboss-bike", "kigliss-eat"], ["kimouss-eat"], ["kigratt-eat"]],
+              ["kimouss-house", "kikonk"], turn=A, pirate=D)
+    m.play(A, Ask(B, T("kiboss-bike")))
+    m.play(B, Reply(True))
+    m.play(C, Pirate(False))
+    ev = m.play(D, Pirate(True))
+    assert types(ev) == ["stolen", "turn_lost", "turn_began"] and m.current == B
+    assert T("kiboss-bike") in m.state.boards[D]
+
+
+def test_physical_draw_of_red_tokens():
+    rules = Rules(physical=True)
+    m = table(rules, [["kiboss-house"], ["kigliss-eat"], ["kiboss-eat"], []], ["kikonk", "kipirat", "kimouss-eat"], turn=A)
+    m.play(A, Ask(B, T("kiboss-eat")))
+    m.play(B, Reply(False))
+    ev = m.play(A, Drew(KIKONK))
+    assert types(ev) == ["kikonk_drawn"] and m.state.phase == "kikonk"
+    m.play(A, Ask(ALL, T("kiboss-eat")))
+    assert m.current == B  # each other player answers in turn, from the asker's left
+    with pytest.raises(IllegalAction):
+        m.play(B, Reply(True))
+    m.play(B, Reply(False))
+    ev = m.play(C, Reply(True))
+    assert types(ev) == ["given"] and m.state.phase == PIRATE
+    m.play(B, Pirate(False))
+    m.play(D, Pirate(False))
+    m.play(A, Ask(C, T("kiboss-sleep")))
+    m.play(C, Reply(False))
+    with pytest.raises(IllegalAction) as exc:
+        m.play(A, Drew(KIKONK))
+    assert exc.value.code == "out_of_game"
+    ev = m.play(A, Drew(KIPIRAT))
+    assert [e.type for e in ev if e.to == (A,)] == ["kipirat_drawn"] and m.state.pirate == A
