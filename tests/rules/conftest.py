@@ -40,3 +40,9 @@ def empty_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d.mkdir()
     monkeypatch.setenv("COMPANION_RULES_BUILD", str(d))
     return d
+
+
+@pytest.fixture(autouse=True)
+def _french_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tools speak the user's language (COMPANION_LANG, then LANG); tests fix it to French."""
+    monkeypatch.setenv("COMPANION_LANG", "fr")
