@@ -84,50 +84,114 @@ class NullSink(Sink):
 
 
 class FileSink(Sink):
-    """Appends everything to one WAV file (16-bit, mono). An existing file is continued.
+    """Appends everything to one WAV file (16-bit PCM, mono). An existing file is continued.
 
-    The header is brought up to date after each item, so the file is valid while the
-    program runs (another program can read what was said so far).
+    Written here rather than with libsndfile, whose header is not brought up to date when a
+    file opened for appending is flushed: the sizes in the header are patched after each
+    item, so the file is valid while the program runs (another program can read what was
+    said so far) and after a crash.
     """
 
     kind = "file"
 
     def __init__(self, path: Path | str, sample_rate: int = 22050) -> None:
-        import soundfile as sf
-
         self.path = Path(path)
+        self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.exists() and self.path.stat().st_size > 0:
-                info = sf.info(str(self.path))
-                if info.channels != 1 or info.format != "WAV":
-                    raise AudioUnavailable(f"{self.path} is not a mono WAV file; it is left alone")
-                self._file = sf.SoundFile(str(self.path), "r+")
-                self._file.seek(0, sf.SEEK_END)
+                self._fh = self.path.open("r+b")
+                try:
+                    self.sample_rate, self._data_at, self._data_size = _wav_layout(self._fh)
+                except ValueError as exc:
+                    self._fh.close()
+                    raise AudioUnavailable(f"{self.path} {exc}; it is left alone") from None
+                self._fh.seek(self._data_at + self._data_size)
+                self._fh.truncate()
             else:
-                self._file = sf.SoundFile(str(self.path), "w", sample_rate, 1, "PCM_16", format="WAV")
+                self._fh = self.path.open("w+b")
+                self.sample_rate = sample_rate
+                self._fh.write(_wav_header(sample_rate, 0))
+                self._data_at, self._data_size = 44, 0
         except AudioUnavailable:
             raise
-        except Exception as exc:  # noqa: BLE001 - unwritable place, damaged file
-            raise AudioUnavailable(f"cannot write {self.path}: {exc}") from None
-        self.sample_rate = self._file.samplerate
-        self._lock = threading.Lock()
+        except OSError as exc:  # unwritable place
+            raise AudioUnavailable(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self._patch()
 
     def write(self, block: np.ndarray, sr: int) -> None:
+        import numpy as np
+
+        data = resample(block, sr, self.sample_rate)
+        pcm = (np.clip(data, -1.0, 1.0) * 32767.0).round().astype("<i2").tobytes()
         with self._lock:
-            if self._file.closed:
+            if self._fh.closed:
                 return
-            self._file.write(resample(block, sr, self.sample_rate))
+            self._fh.write(pcm)
+            self._data_size += len(pcm)
+
+    def _patch(self) -> None:
+        end = self._fh.tell()
+        self._fh.seek(4)
+        self._fh.write((self._data_at + self._data_size - 8).to_bytes(4, "little"))
+        self._fh.seek(self._data_at - 4)
+        self._fh.write(self._data_size.to_bytes(4, "little"))
+        self._fh.seek(end)
+        self._fh.flush()
 
     def end(self, item: Item) -> None:
         with self._lock:
-            if not self._file.closed:
-                self._file.flush()
+            if not self._fh.closed:
+                self._patch()
 
     def close(self) -> None:
         with self._lock:
-            if not self._file.closed:
-                self._file.close()
+            if not self._fh.closed:
+                self._patch()
+                self._fh.close()
+
+
+def _wav_header(sr: int, data_size: int) -> bytes:
+    return b"".join([
+        b"RIFF", (36 + data_size).to_bytes(4, "little"), b"WAVE",
+        b"fmt ", (16).to_bytes(4, "little"), (1).to_bytes(2, "little"), (1).to_bytes(2, "little"),
+        sr.to_bytes(4, "little"), (sr * 2).to_bytes(4, "little"), (2).to_bytes(2, "little"),
+        (16).to_bytes(2, "little"),
+        b"data", data_size.to_bytes(4, "little"),
+    ])
+
+
+def _wav_layout(fh: Any) -> tuple[int, int, int]:
+    """(sample rate, offset of the data, data size) of a 16-bit mono PCM WAV whose data
+    chunk is the last one; ValueError otherwise."""
+    fh.seek(0, 2)
+    size = fh.tell()
+    fh.seek(0)
+    head = fh.read(12)
+    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+        raise ValueError("is not a WAV file")
+    pos, sr = 12, None
+    while pos + 8 <= size:
+        fh.seek(pos)
+        chunk = fh.read(8)
+        cid, clen = chunk[:4], int.from_bytes(chunk[4:8], "little")
+        if cid == b"fmt ":
+            fmt = fh.read(16)
+            tag, channels = int.from_bytes(fmt[0:2], "little"), int.from_bytes(fmt[2:4], "little")
+            bits = int.from_bytes(fmt[14:16], "little")
+            if (tag, channels, bits) != (1, 1, 16):
+                raise ValueError("is not a 16-bit mono PCM WAV file")
+            sr = int.from_bytes(fmt[4:8], "little")
+        elif cid == b"data":
+            if sr is None:
+                raise ValueError("has no format before its data")
+            data_size = min(clen, size - pos - 8) if clen else size - pos - 8
+            data_size -= data_size % 2
+            if pos + 8 + data_size + (data_size & 1) < size - 1 and clen:
+                raise ValueError("has chunks after its data")
+            return sr, pos + 8, data_size
+        pos += 8 + clen + (clen & 1)
+    raise ValueError("has no data")
 
 
 @dataclass

@@ -1,0 +1,137 @@
+"""The real sound-device output, in a subprocess, on ALSA's null device; and without any.
+
+HOME is a temporary folder holding `.asoundrc` = `pcm.!default { type null }` (tech-stack
+§2.2), so PortAudio finds a "default" device that swallows the sound: no sound card needed.
+The tests of a machine without any sound device run where there is none (this VM, CI) and
+are skipped on a machine with a sound card. (Hiding the cards with an empty
+ALSA_CONFIG_PATH makes PortAudio abort, so it is not used.)
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r"""
+import json, sys, time
+from pathlib import Path
+from companion.adapters.speaker import open_speaker
+from companion.narration import Priority, catalog
+spec, fallback = sys.argv[1], sys.argv[2] or None
+t0 = time.monotonic()
+sp = open_speaker("espeak-ng", spec, "fr", fallback_wav=Path(fallback) if fallback else None)
+item = sp.say("C'est au tour de Marie.", Priority.MESSAGE, earcon="turn")
+ok = sp.wait(10)
+out = {
+    "kind": sp.sink.kind,
+    "channels": getattr(sp.sink, "channels", None),
+    "describe": [catalog("fr").render(u) for u in sp.describe()],
+    "done": item.done.is_set(), "cut": item.cut, "waited": ok,
+    "errors": sp.player.errors, "seconds": time.monotonic() - t0,
+}
+sp.close()
+print(json.dumps(out))
+"""
+
+
+def run(tmp_path, spec, fallback="", asound=True, argv=None, script=SCRIPT):
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    if asound:
+        (tmp_path / ".asoundrc").write_text("pcm.!default { type null }\n")
+    else:
+        no_sound_card_here(tmp_path)
+    cmd = [sys.executable, "-c", script] + (argv if argv is not None else [spec, str(fallback)])
+    proc = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+_HAS_CARD: list[bool] = []
+
+
+def no_sound_card_here(tmp_path):
+    """Skip unless PortAudio finds no output device here (with no .asoundrc)."""
+    if not _HAS_CARD:
+        probe = "import sounddevice as sd; sd.query_devices(kind='output')"
+        env = dict(os.environ, HOME=str(tmp_path))
+        proc = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, timeout=30)
+        _HAS_CARD.append(proc.returncode == 0)
+    if _HAS_CARD[0]:
+        pytest.skip("this machine has a sound device")
+
+
+def result(proc):
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_default_device_on_alsa_null(tmp_path):
+    r = result(run(tmp_path, "device"))
+    assert r["kind"] == "device" and r["done"] and r["waited"] and not r["errors"]
+    assert r["describe"] == ["Voix : espeak-ng.", "Sortie : default."]
+
+
+def test_auto_uses_the_device_when_there_is_one(tmp_path):
+    r = result(run(tmp_path, "auto", tmp_path / "never.wav"))
+    assert r["kind"] == "device" and not (tmp_path / "never.wav").exists()
+
+
+def test_one_side_of_a_device_as_a_private_channel(tmp_path):
+    r = result(run(tmp_path, "device:default:left"))
+    assert r["kind"] == "device" and r["channels"] == 2 and r["done"]
+    assert r["describe"][-1] == "Sortie : côté gauche de default."
+    r = result(run(tmp_path, "device:0:right"))
+    assert r["describe"][-1] == "Sortie : côté droit de default."
+
+
+def test_unknown_device_falls_back_to_the_file_and_says_so(tmp_path):
+    wav = tmp_path / "secours.wav"
+    r = result(run(tmp_path, "device:Casque USB inexistant", wav))
+    assert r["kind"] == "file" and r["done"]
+    assert r["describe"][-1] == f"Sortie : pas de carte son, le son est écrit dans {wav}."
+    import soundfile as sf
+
+    assert 1.0 < sf.info(str(wav)).duration < 3.0
+
+
+def test_no_sound_card_auto_falls_back_to_file(tmp_path):
+    wav = tmp_path / "partie.wav"
+    r = result(run(tmp_path, "auto", wav, asound=False))
+    assert r["kind"] == "file" and r["done"] and r["seconds"] < 10
+    assert r["describe"][-1] == f"Sortie : pas de carte son, le son est écrit dans {wav}."
+    assert wav.stat().st_size > 20000
+
+
+def test_no_sound_card_and_no_file_is_silent_and_says_so(tmp_path):
+    r = result(run(tmp_path, "auto", "", asound=False))
+    assert r["kind"] == "null" and r["done"] and not r["errors"]
+    assert r["describe"][-1] == "Sortie : pas de carte son, rien n'est joué. Lisez le texte affiché."
+
+
+SAY = "import sys; from companion.adapters.say_cli import say_main; sys.exit(say_main(sys.argv[1:]))"
+
+
+def test_say_command_without_sound_card_prints_where_the_sound_went(tmp_path):
+    proc = run(tmp_path, "", asound=False, script=SAY, argv=["Bonjour", "--lang", "fr"])
+    assert proc.stdout.splitlines() == [
+        "Voix : espeak-ng.",
+        "Sortie : pas de carte son, rien n'est joué. Lisez le texte affiché.",
+        "Bonjour",
+    ]
+
+
+def test_say_command_on_alsa_null(tmp_path):
+    proc = run(tmp_path, "", script=SAY, argv=["Hello", "--lang", "en", "--output", "device:default:right"])
+    assert proc.stdout.splitlines() == ["Voice: espeak-ng.", "Output: right side of default.", "Hello"]
+
+
+@pytest.mark.parametrize("engine", ["pyttsx3", "text"])
+def test_other_engines_on_the_device(tmp_path, engine):
+    script = SCRIPT.replace('open_speaker("espeak-ng"', f'open_speaker("{engine}"')
+    r = result(run(tmp_path, "device", script=script))
+    assert r["kind"] == "device" and r["done"] and not r["errors"]
+    assert r["describe"][0].startswith("Voix : ")

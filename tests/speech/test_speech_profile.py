@@ -1,0 +1,138 @@
+"""Per-player profiles, output specs and the WAV file output."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from companion.adapters.audio import AudioUnavailable, FileSink, resample
+from companion.adapters.profile import Profile, profiles_dir
+from companion.adapters.speaker import OutputSpec, open_speaker, parse_output
+from companion.narration import Priority, catalog
+
+
+def test_profile_defaults_save_and_load(tmp_path):
+    p = Profile.load(tmp_path / "marie.json")
+    assert (p.name, p.rate, p.volume, p.voice, p.language, p.verbosity) == ("marie", 175, 100, None, "fr", "normal")
+    p.rate, p.volume, p.voice, p.verbosity = 250, 60, "fr-be", "terse"
+    p.save()
+    q = Profile.load(tmp_path / "marie.json")
+    assert (q.rate, q.volume, q.voice, q.verbosity) == (250, 60, "fr-be", "terse")
+    assert json.loads((tmp_path / "marie.json").read_text())["rate"] == 250
+
+
+def test_profile_values_are_clamped(tmp_path):
+    (tmp_path / "x.json").write_text(json.dumps({"rate": 5000, "volume": -3, "verbosity": "loud", "language": "de"}))
+    p = Profile.load(tmp_path / "x.json")
+    assert (p.rate, p.volume, p.verbosity, p.language) == (450, 0, "normal", "fr")
+
+
+def test_damaged_profile_gives_defaults_and_says_why(tmp_path):
+    (tmp_path / "bad.json").write_text("{not json")
+    p = Profile.load(tmp_path / "bad.json")
+    assert p.rate == 175 and p.problem and "bad.json" in p.problem
+    sp = open_speaker("text", "null", "fr", profile=p)
+    try:
+        lines = [catalog("fr").render(u) for u in sp.describe()]
+        assert lines[-1].startswith("Profil illisible, réglages par défaut")
+    finally:
+        sp.close()
+    assert (tmp_path / "bad.json").read_text() == "{not json"  # left alone until a change
+
+
+def test_default_place_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    assert profiles_dir() == tmp_path / "cfg" / "companion" / "profiles"
+    p = Profile.for_player("Zoé / Éloi")
+    assert p.path.parent == profiles_dir() and p.path.suffix == ".json" and "/" not in p.path.name
+    p.rate = 200
+    p.save()
+    assert Profile.for_player("Zoé / Éloi").rate == 200
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert profiles_dir() == tmp_path / "home" / ".config" / "companion" / "profiles"
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("auto", OutputSpec("auto")),
+        ("device", OutputSpec("device")),
+        ("device:2", OutputSpec("device", device=2)),
+        ("device:USB Audio", OutputSpec("device", device="USB Audio")),
+        ("device:USB Audio:left", OutputSpec("device", device="USB Audio", channel="left")),
+        ("device:hw:1,0:right", OutputSpec("device", device="hw:1,0", channel="right")),
+        ("device:1:RIGHT", OutputSpec("device", device=1, channel="right")),
+        ("device::left", OutputSpec("device", channel="left")),
+        ("file:/tmp/x.wav", OutputSpec("file", path=Path("/tmp/x.wav"))),
+        ("null", OutputSpec("null")),
+        ("recording", OutputSpec("recording")),
+    ],
+)
+def test_output_specs(spec, expected):
+    assert parse_output(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["speaker", "file:", "wav:/tmp/x"])
+def test_bad_output_specs(spec):
+    with pytest.raises(ValueError):
+        parse_output(spec)
+
+
+def test_file_output_appends_everything_said(tmp_path):
+    wav = tmp_path / "out.wav"
+    for _ in range(2):
+        sp = open_speaker("espeak-ng", f"file:{wav}", "fr")
+        sp.say("Bonjour.", Priority.MESSAGE, earcon="turn")
+        sp.say("Au revoir.", Priority.MESSAGE)
+        assert sp.wait(5)
+        # valid and complete while the speaker is still open
+        first = sf.info(str(wav)).frames
+        sp.close()
+        assert sf.info(str(wav)).frames == first
+    data, sr = sf.read(str(wav))
+    assert sr == 22050 and 2.0 < len(data) / sr < 6.0
+    half = len(data) // 2
+    assert np.max(np.abs(data[:half])) > 0.2 and np.max(np.abs(data[half:])) > 0.2
+    assert catalog("en").render(open_speaker("text", f"file:{wav}", "en").describe()[-1]) == (
+        f"Output: the sound is written to {wav}."
+    )
+
+
+def test_file_output_that_cannot_be_written_says_so(tmp_path):
+    (tmp_path / "notadir").write_text("x")
+    sp = open_speaker("text", f"file:{tmp_path}/notadir/x.wav", "en")
+    try:
+        assert sp.sink.kind == "null"
+        assert catalog("en").render(sp.describe()[-1]).startswith(f"Cannot write the sound to {tmp_path}/notadir/x.wav")
+        sp.say("still fine", Priority.MESSAGE)
+        assert sp.wait(2)
+    finally:
+        sp.close()
+
+
+def test_file_sink_refuses_a_stereo_file(tmp_path):
+    sf.write(str(tmp_path / "st.wav"), np.zeros((100, 2)), 22050)
+    with pytest.raises(AudioUnavailable):
+        FileSink(tmp_path / "st.wav")
+
+
+def test_unavailable_engine_falls_back_and_says_why(tmp_path):
+    sp = open_speaker("festival", "null", "fr")
+    try:
+        first = catalog("fr").render(sp.describe()[0])
+        assert first.startswith("festival n'est pas disponible") and sp.engine.name in ("espeak-ng", "pyttsx3", "text")
+    finally:
+        sp.close()
+
+
+def test_resample_keeps_duration_and_pitch():
+    sr = 16000
+    t = np.arange(sr) / sr
+    tone = np.sin(2 * np.pi * 440 * t).astype(np.float32)
+    out = resample(tone, sr, 22050)
+    assert len(out) == 22050
+    spectrum = np.abs(np.fft.rfft(out))
+    assert abs(np.argmax(spectrum) * 22050 / len(out) - 440) < 2
