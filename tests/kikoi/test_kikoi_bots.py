@@ -8,7 +8,6 @@ from dataclasses import replace
 from companion.core import Match, RandomBot, Rng
 from companion.games.kikoi.bot import BOTS, MemoryBot
 from companion.games.kikoi.rules import Ask, Rules
-from companion.games.kikoi.tokens import token_from_id as T
 
 
 def play(seed: int, kinds: list[str], rules: Rules, probe=None) -> Match:

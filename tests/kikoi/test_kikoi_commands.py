@@ -8,7 +8,8 @@ import pytest
 from companion.core import IllegalAction, Match
 from companion.games.base import Act, Answer, Ask, Refuse
 from companion.games.kikoi import UI, Rules
-from companion.games.kikoi.rules import ALL, ASK, Ask as AskAction, DrawBlind, Drew, Pirate, Reply, State
+from companion.games.kikoi.rules import ASK, Pirate, State
+from companion.games.kikoi.rules import Ask as AskAction
 from companion.games.kikoi.tokens import token_from_id as T
 from companion.narration import Verbosity, catalog
 from companion.session import Seat, Session

@@ -20,7 +20,8 @@ from companion.games.kikoi.rules import (
     Rules,
     State,
 )
-from companion.games.kikoi.tokens import KIKONK, KIPIRAT, KITOURN, token_from_id as T
+from companion.games.kikoi.tokens import KIKONK, KIPIRAT, KITOURN
+from companion.games.kikoi.tokens import token_from_id as T
 
 A, B, C, D = 0, 1, 2, 3
 NAMES = ["A", "B", "C", "D"]

@@ -27,13 +27,15 @@ from .rules import (
     DRAW,
     KIKONK_ASK,
     PIRATE,
-    Ask as AskAction,
     DrawBlind,
     Drew,
     Pass,
     Pirate,
     Reply,
     Rules,
+)
+from .rules import (
+    Ask as AskAction,
 )
 from .tokens import KIKOI, MOMENTS, RED, token_from_id, token_id, white
 
@@ -287,14 +289,12 @@ class KikoiUI(GameUI):
             return out
         state = match.state
         if match.current != seat:
-            out.append(say("kikoi.help.wait", Priority.TEXT, to=seat, player=Raw(match.players[match.current])))
-            if state.phase == PIRATE or not self.game.config["red_tokens"]:
-                pass
+            out.append(say("kikoi.help.wait", Priority.TEXT, to=seat, player=Raw(match.players[state.actor])))
         else:
             legal = self.game.legal_actions(state, seat)
             first = legal[0]
             phase = state.phase
-            if phase == ASK and isinstance(first, AskAction):
+            if phase == ASK and isinstance(first, AskAction) and first.target is not None:
                 out.append(say("kikoi.help.ask", Priority.TEXT, to=seat, target=Raw(match.players[first.target]),
                                token=narration.tok(first.token)))
             elif phase == KIKONK_ASK and isinstance(first, AskAction):

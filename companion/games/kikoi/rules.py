@@ -22,7 +22,7 @@ non-holders' legal lists never show it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng

@@ -6,6 +6,8 @@ Written ids: `kigliss-sleep` for a white token, `kikonk`, `kitourn`, `kipirat` f
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # RULES §7: KIKOI ids, board rows top to bottom; moments in the order house, eat, bike, forest, sleep.
 KIKOI = ("kimouss", "kigratt", "kigliss", "kiboss", "kiboucle")
 MOMENTS = ("house", "eat", "bike", "forest", "sleep")
@@ -48,7 +50,7 @@ def token_from_id(text: str) -> int:
     return _BY_ID[text.strip().lower()]
 
 
-def row_counts(board: tuple[int, ...] | list[int]) -> list[int]:
+def row_counts(board: Iterable[int]) -> list[int]:
     """How many tokens each KIKOI row of a board holds."""
     counts = [0] * 5
     for t in board:
@@ -57,6 +59,6 @@ def row_counts(board: tuple[int, ...] | list[int]) -> list[int]:
     return counts
 
 
-def completed(board: tuple[int, ...] | list[int]) -> list[int]:
+def completed(board: Iterable[int]) -> list[int]:
     """The KIKOI whose day is complete on this board (all five moments, RULES KI-8)."""
     return [k for k, c in enumerate(row_counts(board)) if c == 5]

@@ -243,7 +243,7 @@ for ph, fr, en in (("deal", "la distribution", "the deal"), ("ask", "une demande
     m(f"kikoi.phase.{ph}", f"What is expected now, named in a refusal (phase {ph}).", fr, en)
 m("kikoi.hint.can_ask", "After a refused request: the KIKOI the player may ask for.",
   "Tu peux demander : {kikois}.", "You may ask for: {kikois}.")
-R = {
+REFUSALS = {
     "not_white": ("On ne demande que des jetons blancs.", "You can only ask for white tokens."),
     "wrong_phase": ("Pas maintenant : on attend {phase}.", "Not now: we are waiting for {phase}."),
     "kikonk_asks_everyone": ("Avec le Kikonk, on demande à tout le monde à la fois : dis juste le jeton.",
@@ -273,9 +273,9 @@ R = {
     "two_players_variant": ("À deux, c'est une variante : choisis l'option deux joueurs.",
                             "Two players is a variant: choose the two-player option."),
 }
-for code, (fr, en) in R.items():
+for code, (fr, en) in REFUSALS.items():
     m(f"kikoi.refused.{code}", f"Refusal, said to the player alone (code {code}); never says whose board a token is on.", fr, en)
-O = {
+OPTIONS = {
     "physical": ("Jeu à une vraie table : les joueurs me disent les jetons tirés et les réponses.",
                  "Play at a real table: players tell me the tokens drawn and the answers."),
     "red_tokens": ("Jetons rouges dans le sac (Kikonk, Kitourn, Kipirat).", "Red tokens in the bag (Kikonk, Kitourn, Kipirat)."),
@@ -292,7 +292,7 @@ O = {
     "repeat_public_log": ("Mode facile : on peut réentendre les événements.", "Easier mode: the events can be heard again."),
     "first": ("Le joueur qui commence (numéro de place, à partir de 0).", "The player who starts (seat number, from 0)."),
 }
-for key, (fr, en) in O.items():
+for key, (fr, en) in OPTIONS.items():
     m(f"kikoi.option.{key}", f"Help of the game option {key}.", fr, en)
 
 
