@@ -53,6 +53,8 @@ def game():
     "kigliss-sleep bob",
     "bob lisse rectangle",
     "joueur 2, le Kigliss au lit",
+    "joueur deux kigliss dort",
+    "ask player two for the smooth one in bed",
     "Bob: qui glisse, dodo",
 ])
 def test_requests_in_any_order_and_language(game, line):

@@ -20,6 +20,8 @@ CASES = {
     "s3_memory_vs_random": (3, ["memory", "random", "random"], {}, None, Verbosity.NORMAL),
     "s3_memory_vs_random_alice": (3, ["memory", "random", "random"], {}, 0, Verbosity.NORMAL),
     "s8_four_players_terse": (8, ["memory", "memory", "random", "random"], {}, 1, Verbosity.TERSE),
+    "s0_kikonk_and_kipirat_steal": (0, ["memory", "memory", "random", "random"], {}, None, Verbosity.NORMAL),
+    "s2_physical_table_bob": (2, ["memory", "random", "random"], {"physical": True}, 1, Verbosity.NORMAL),
     "s5_no_red_verbose": (5, ["memory", "random", "memory"], {"red_tokens": False}, 2, Verbosity.VERBOSE),
 }
 

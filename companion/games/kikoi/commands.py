@@ -60,6 +60,9 @@ NEXT_WORDS = ("suivant", "next", "apres", "encore", "continue", "oui", "yes", "o
 END_LEARN_WORDS = ("fin", "arrete", "stop", "end", "assez", "enough", "sortir")
 
 
+NUMBER_WORDS = {"un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4, "four": 4}
+
+
 def _has(folded: str, words: tuple[str, ...]) -> bool:
     return any(re.search(r"\b" + re.escape(w) + r"\b", folded) for w in words)
 
@@ -71,8 +74,10 @@ def _names(folded: str, match: Match[Any, Any]) -> list[int]:
         n = fold(name)
         if n and re.search(r"\b" + re.escape(n) + r"\b", folded):
             out.append(seat)
-    for m in re.finditer(r"\b(?:joueur|joueuse|player|siege|seat)\s+(\d)\b", folded):
-        seat = int(m.group(1)) - 1
+    for m in re.finditer(r"\b(?:joueur|joueuse|player|siege|seat)\s+(\w+)\b", folded):
+        word = m.group(1)
+        number = int(word) if word.isdigit() else NUMBER_WORDS.get(word, 0)
+        seat = number - 1
         if 0 <= seat < len(match.players) and seat not in out:
             out.append(seat)
     return out
