@@ -82,9 +82,9 @@ class Session:
         self.printed: list[str] = []
         self.player = RulesPlayer(self.man, self.spk, listener=listener, store=PositionStore(store_path),
                                   input_fn=self._input, print_fn=self.printed.append)
+        self.waiting = threading.Event()
         self.thread = threading.Thread(target=self.player.run, daemon=True)
         self.thread.start()
-        self.waiting = threading.Event()
 
     def _input(self, prompt: str) -> str:
         self.waiting.set()
