@@ -15,7 +15,12 @@ from companion.games.goodfortune import Rules
 from companion.games.goodfortune.deck import Deck, DeckError, make_deck, problems, synthetic
 from companion.games.goodfortune.notation import parse_tile
 from companion.games.goodfortune.rules import (
-    Declare, GoodFortune, Place, Push, State, next_medallion, placing_order,
+    Declare,
+    GoodFortune,
+    Place,
+    Push,
+    next_medallion,
+    placing_order,
 )
 from companion.games.goodfortune.scoring import score
 from companion.games.goodfortune.tiles import CHARMS, Tile

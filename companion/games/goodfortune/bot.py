@@ -14,7 +14,17 @@ from typing import Any
 
 from companion.core import Bot, RandomBot, Rng
 
-from .rules import LEFT, ROUNDS, SMALL, Declare, GoodFortune, Place, Push, State, next_medallion, place_on, placements, placing_order
+from .rules import (
+    ROUNDS,
+    GoodFortune,
+    Place,
+    Push,
+    State,
+    next_medallion,
+    place_on,
+    placements,
+    placing_order,
+)
 from .scoring import total
 
 # A search node: (round, holder, face, line0, line1, central, lefts, col0, col1, pushed0, pushed1, order)
@@ -237,7 +247,7 @@ class SearchBot(Bot):
 
     def _ab(self, s: Node, stop: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if self.nodes >= self.max_nodes or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
+        if self.nodes >= self.max_nodes or (self.nodes & 255 == 0 and time.perf_counter() > self.deadline):
             raise _OutOfBudget
         sim = self.sim
         if s[0] >= stop or s[0] > ROUNDS:
@@ -263,4 +273,4 @@ class SearchBot(Bot):
 
 BOTS: dict[str, type[Bot]] = {"search": SearchBot, "greedy": GreedyBot, "random": RandomBot}
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "SearchBot", "Sim", "Declare", "LEFT", "SMALL"]
+__all__ = ["BOTS", "GreedyBot", "RandomBot", "SearchBot", "Sim"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.core import Event, IllegalAction, Match
 from companion.core.text import fold
-from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse, Seq
+from companion.games.base import Act, Answer, Ask, GameUI, Intent, Seq
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
@@ -26,7 +26,7 @@ PUSH_WORDS = {"avance", "avancer", "pousse", "pousser", "joue", "jouer", "pose",
 OPPONENT_WORDS = {"sa", "son", "ses", "adverse", "adversaire", "autre", "lui", "elle", "their", "his", "her",
                   "opponent", "other", "theirs", "l autre"}
 BOTH_WORDS = {"les", "deux", "both", "all", "toutes", "tous"}
-CENTRAL_WORDS = {"centre", "centrale", "central", "center", "centre", "bouts", "bout", "extremites",
+CENTRAL_WORDS = {"centre", "centrale", "central", "center", "bouts", "bout", "extremites",
                  "extremite", "ends", "end", "milieu", "middle", "table"}
 LINE_WORDS = {"ligne", "line", "chance", "lucky", "tuiles", "tiles", "main", "hand", "jeu"}
 COLLECTION_WORDS = {"collection", "collections", "gains", "gagnees", "collected", "won"}

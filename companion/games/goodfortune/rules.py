@@ -20,7 +20,7 @@ Options (RULES variant flags):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Union
+from typing import Any
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
 
@@ -62,7 +62,7 @@ class Declare:
     left: str | None = None
 
 
-Action = Union[Push, Place, Declare]
+Action = Push | Place | Declare
 
 
 # --- state -------------------------------------------------------------------------------

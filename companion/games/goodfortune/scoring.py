@@ -70,7 +70,7 @@ def _best(key: tuple[tuple[int, int, int], ...], left: int, fixed: bool) -> tupl
             dsum[a] += d
             count[b] += 1
             dsum[b] += d
-    top = max(zip(count, dsum))  # GF-12.1 most tiles, GF-12.2 then the higher die sum
+    top = max(zip(count, dsum, strict=True))  # GF-12.1 most tiles, GF-12.2 then the higher die sum
     tied = [c for c in range(len(CHARMS)) if (count[c], dsum[c]) == top]
     if fixed:  # GFA-5 variant: canonical charm order
         tied = tied[:1]
