@@ -34,6 +34,36 @@ BLOCK_MS = 10
 CUT_BY_INPUT = (Priority.TEXT, Priority.NOTIFICATION)
 
 
+class SinkFailed(Exception):
+    """The output failed while playing (device unplugged): the player replaces it."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class _Prepended:
+    """An engine stream whose first chunk was already taken (None: the stream was empty)."""
+
+    def __init__(self, first: tuple[Any, int] | None, rest: Iterator[tuple[Any, int]]) -> None:
+        self._first = first
+        self._rest = rest
+
+    def __iter__(self) -> _Prepended:
+        return self
+
+    def __next__(self) -> tuple[Any, int]:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        return next(self._rest)
+
+    def close(self) -> None:
+        close = getattr(self._rest, "close", None)
+        if close is not None:
+            close()
+
+
 class AudioUnavailable(Exception):
     """This output cannot be used (no device, bad name, device busy); `reason` says why."""
 
@@ -386,6 +416,8 @@ class Item:
     cut: bool = False
     dropped: bool = False
     done: threading.Event = field(default_factory=threading.Event)
+    # ("text", str) and ("pause", ms) parts, when the item has pauses; else `text` alone
+    segments: list[tuple[str, Any]] | None = None
 
 
 Settings = Callable[[str], tuple[int, str | None, float]]  # lang -> (rate, voice, volume)
@@ -424,10 +456,17 @@ class Player:
         self._thread.start()
 
     # --- called by the speaker (any thread) ---
-    def submit(self, text: str, priority: Priority, earcon: str | None, lang: str) -> Item:
+    def submit(
+        self,
+        text: str,
+        priority: Priority,
+        earcon: str | None,
+        lang: str,
+        segments: list[tuple[str, Any]] | None = None,
+    ) -> Item:
         with self._cond:
             self._seq += 1
-            item = Item(text, Priority(priority), earcon, lang, self._seq, time.perf_counter())
+            item = Item(text, Priority(priority), earcon, lang, self._seq, time.perf_counter(), segments=segments)
             if isinstance(self.sink, RecordingSink):
                 self.sink.record(item)
             if self._closed:
@@ -519,36 +558,34 @@ class Player:
                 self._current = item
             try:
                 self._play(item)
+            except SinkFailed as exc:
+                self.errors.append(f"output: {exc.cause}")
+                self._replace_sink(exc.cause)
             except Exception as exc:  # noqa: BLE001 - keep speaking whatever happens
                 self.errors.append(f"{type(exc).__name__}: {exc}")
-                self._sink_failed(exc)
             finally:
                 with self._cond:
                     self._current = None
                     self._finish(item)
                     self._cond.notify_all()
 
-    def _sink_failed(self, exc: BaseException) -> None:
-        if self.on_sink_error is None:
-            return
+    def _replace_sink(self, exc: BaseException) -> None:
+        old = self.sink
+        self.sink = self.on_sink_error(old, exc) if self.on_sink_error is not None else NullSink()
         try:
-            import sounddevice as sd
+            old.close()
+        except Exception:  # noqa: BLE001 - it is broken already
+            pass
 
-            is_device_error = isinstance(exc, sd.PortAudioError)
-        except OSError:
-            is_device_error = False
-        if is_device_error or isinstance(exc, (AudioUnavailable, OSError)):
-            old = self.sink
-            self.sink = self.on_sink_error(old, exc)
-            try:
-                old.close()
-            except Exception:  # noqa: BLE001
-                pass
+    def _to_sink(self, block: np.ndarray, sr: int) -> None:
+        try:
+            self.sink.write(block, sr)
+        except Exception as exc:  # noqa: BLE001 - PortAudioError, OSError: the device is gone
+            raise SinkFailed(exc) from exc
 
     def _write(self, item: Item, samples: np.ndarray, sr: int) -> bool:
         """Write in 10 ms blocks; False as soon as the item is cut."""
         step = max(1, sr * BLOCK_MS // 1000)
-        rate, voice, volume = self.settings(item.lang)
         for i in range(0, len(samples), step):
             if item.cut:
                 return False
@@ -556,17 +593,40 @@ class Player:
             _, _, volume = self.settings(item.lang)  # volume changes are heard at once
             if volume != 1.0:
                 block = block * volume
-            self.sink.write(block, sr)
+            self._to_sink(block, sr)
         return not item.cut
+
+    def _silence(self, item: Item, ms: int) -> bool:
+        import numpy as np
+
+        sr = 22050
+        return self._write(item, np.zeros(sr * ms // 1000, dtype=np.float32), sr)
+
+    def _open(self, text: str, lang: str, rate: int, voice: str | None) -> Iterator[tuple[np.ndarray, int]]:
+        """The engine's stream, with its first chunk already made (so errors show here).
+
+        A voice the engine refuses (a profile naming a voice that is not installed here)
+        falls back to the language's default voice rather than to silence."""
+        from .speech import SpeechError
+
+        try:
+            stream = self.engine.stream(text, lang, rate=rate, voice=voice, volume=1.0)
+            first = next(stream, None)
+        except SpeechError:
+            if voice is None:
+                raise
+            self.errors.append(f"voice {voice!r} refused; default voice used")
+            stream = self.engine.stream(text, lang, rate=rate, voice=None, volume=1.0)
+            first = next(stream, None)
+        return _Prepended(first, stream)
 
     def _play(self, item: Item) -> None:
         self.sink.begin(item)
         rate, voice, _volume = self.settings(item.lang)
-        stream: Iterator[tuple[np.ndarray, int]] | None = None
+        segments = item.segments if item.segments is not None else [("text", item.text)]
+        streams: list[Any] = []  # to close at the end, whatever happens
+        early: Any = None  # synthesis of the first sentence, started before the earcon
         try:
-            if self.engine.produces_audio and item.text.strip():
-                # Start synthesis first: it runs while the earcon plays.
-                stream = self.engine.stream(item.text, item.lang, rate=rate, voice=voice, volume=1.0)
             if item.earcon:
                 from .earcons import earcon
 
@@ -574,29 +634,52 @@ class Player:
                     samples, sr = earcon(item.earcon)
                 except KeyError:
                     samples, sr = None, 0
+                first_text = segments[0][1] if segments and segments[0][0] == "text" else ""
+                if self.engine.produces_audio and str(first_text).strip():
+                    early = self.engine.stream(str(first_text), item.lang, rate=rate, voice=voice, volume=1.0)
+                    streams.append(early)
                 if samples is not None and not self._write(item, samples, sr):
                     self.sink.discard()
                     return
-            if item.cut:
-                self.sink.discard()
-                return
-            if stream is not None:
+            for kind, value in segments:
+                if item.cut:
+                    break
+                if kind == "pause":
+                    if not self._silence(item, int(value)):
+                        break
+                    continue
+                text = str(value)
+                if not text.strip():
+                    continue
+                if not self.engine.produces_audio:
+                    self._speak_by_engine(item, text, rate, voice)
+                    continue
+                stream: Iterator[tuple[np.ndarray, int]]
+                if early is not None:
+                    try:  # errors (a refused voice) show at the first chunk
+                        stream = _Prepended(next(early, None), early)
+                    except Exception:  # noqa: BLE001 - again, through _open's fallback
+                        stream = self._open(text, item.lang, rate, voice)
+                    early = None
+                else:
+                    stream = self._open(text, item.lang, rate, voice)
+                streams.append(stream)
                 for chunk, sr in stream:
                     if not self._write(item, chunk, sr):
-                        self.sink.discard()
-                        return
-            elif not self.engine.produces_audio and item.text.strip():
-                self._speak_by_engine(item, rate, voice)
+                        break
+            if item.cut:
+                self.sink.discard()
         finally:
-            close = getattr(stream, "close", None)
-            if close is not None:
-                close()
+            for st in streams:
+                close = getattr(st, "close", None)
+                if close is not None:
+                    close()
 
-    def _speak_by_engine(self, item: Item, rate: int, voice: str | None) -> None:
+    def _speak_by_engine(self, item: Item, text: str, rate: int, voice: str | None) -> None:
         done = threading.Event()
         _, _, volume = self.settings(item.lang)
         self.engine.speak(
-            item.text, item.lang, rate=rate, voice=voice, volume=volume,
+            text, item.lang, rate=rate, voice=voice, volume=volume,
             priority=int(item.priority), done=done.set,
         )
         # Engines that cannot tell when they are done (no callback) are not waited for.

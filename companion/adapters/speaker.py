@@ -148,9 +148,19 @@ class Speaker:
         return self.player.submit(text, priority, earcon, lang)
 
     def say_utterance(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL, lang: str | None = None):
-        """Render an utterance in this speaker's language and say it with its priority/earcon."""
-        lang = lang or self.lang
-        return self.say(catalog(lang).render(utt, verbosity), utt.priority, utt.earcon, lang)
+        """Render an utterance in this speaker's language and say it with its priority and
+        earcon; its pauses (`Pause`) are heard as silences."""
+        lang = lang if lang in ("fr", "en") else self.lang
+        cat = catalog(lang)
+        segments = cat.segments(utt, verbosity)
+        text = " ".join(str(v) for k, v in segments if k == "text")
+        if not any(k == "pause" for k, _ in segments):
+            return self.say(text, utt.priority, utt.earcon, lang)
+        if utt.priority != Priority.NOTIFICATION:
+            with self._lock:
+                self._last = (text, lang)
+                self._repeats = 0
+        return self.player.submit(text, utt.priority, utt.earcon, lang, segments=list(segments))
 
     def repeat(self):
         """Say the last thing again (even identical); a second repeat in a row spells it.

@@ -305,3 +305,46 @@ def test_device_failing_without_fallback_goes_silent(tmp_path):
         assert sp.wait(3)
     finally:
         sp.close()
+
+
+def test_pauses_of_an_utterance_are_heard_as_silence(speaker):
+    from companion.narration import Pause, Raw, Utterance
+
+    utt = Utterance((Raw("Un."), Pause(300), Raw("Deux.")), Priority.MESSAGE)
+    speaker.say_utterance(utt)
+    assert speaker.wait(3)
+    r = rec(speaker, 0)
+    assert r.text == "Un. Deux."
+    eng = get_engine("recording")
+    expected = eng.duration("Un.", FAST) + 0.3 + eng.duration("Deux.", FAST)
+    assert r.seconds == pytest.approx(expected, abs=0.02)
+    audio = np.concatenate([b for b, sr in speaker.recording.audio if sr == 22050])
+    assert len(audio) == pytest.approx(0.3 * 22050, abs=2) and not audio.any()
+
+
+def test_a_voice_that_is_not_installed_falls_back_to_the_default_voice(tmp_path):
+    profile = Profile(language="fr", voice="xx-klingon")
+    sp = open_speaker("espeak-ng", "recording", "fr", profile=profile)
+    try:
+        sp.say("Bonjour.", Priority.MESSAGE, earcon="move")
+        sp.say("Au revoir.", Priority.MESSAGE)
+        assert sp.wait(5)
+        assert all(r.seconds > 0.3 for r in sp.recording.items)
+        assert any("xx-klingon" in e for e in sp.player.errors)
+    finally:
+        sp.close()
+
+
+def test_an_engine_failing_does_not_replace_the_output(tmp_path):
+    class Broken(type(get_engine("recording"))):
+        def stream(self, *a, **k):
+            raise FileNotFoundError("espeak-ng vanished")
+
+    sp = Speaker(Broken(), RecordingSink(), "fr", fallback_wav=tmp_path / "f.wav")
+    try:
+        sp.say("Bonjour.", Priority.MESSAGE)
+        assert sp.wait(2)
+        assert sp.sink.kind == "recording" and sp.notices() == []
+        assert "espeak-ng vanished" in sp.player.errors[0]
+    finally:
+        sp.close()
