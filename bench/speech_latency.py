@@ -17,6 +17,7 @@ speak: the floor set by the queue and the player thread.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
@@ -97,9 +98,10 @@ def measure(engine: str, rounds: int) -> dict[str, list[float]] | str:
                         t_cut = time.perf_counter()
                         sp.interrupt()
                         sp.wait(5)
-                        if rec.cut and rec.ended is not None:
-                            # until the player let go of the item (no block after that)
-                            cuts.append((rec.ended - t_cut) * 1000)
+                        if rec.cut and rec.blocks:
+                            # the last block handed to the output sounds until its end
+                            t_last, n, sr = rec.blocks[-1]
+                            cuts.append(max(0.0, t_last + n / sr - t_cut) * 1000)
                     sp.wait(10)
         finally:
             sp.close()
@@ -114,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         help="engines to compare",
     )
     args = parser.parse_args(argv)
-    words = [len(s.split()) for lang in SENTENCES.values() for s in lang]
+    words = [len(re.findall(r"\w[\w'-]*", s)) for lang in SENTENCES.values() for s in lang]
     print(f"say() -> first audio frame at the output; {len(words)} sentences of {min(words)}-{max(words)} "
           f"words (fr, en) x {args.rounds} rounds; python {sys.version.split()[0]}")
-    print(f"{'engine':<18} {'n':>4} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}   {'interrupt() -> sound stopped, median/max ms'}")
+    print(f"{'engine':<18} {'n':>4} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}   {'interrupt() -> end of the last block heard, median/max ms'}")
     for name in args.engines:
         res = measure(name, args.rounds)
         if isinstance(res, str):
