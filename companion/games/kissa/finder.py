@@ -331,67 +331,32 @@ class MoveFinder:
         if self._masks is None:
             import numpy as np
 
-            lo = np.zeros(len(self.numbers), dtype=np.uint64)
-            hi = np.zeros(len(self.numbers), dtype=np.uint64)
-            for i, num in enumerate(self.numbers):
-                m = mask_of(num.cells)
-                lo[i] = m & 0xFFFFFFFFFFFFFFFF
-                hi[i] = m >> 64
+            nums = self.numbers
+            flat = np.fromiter((x for n in nums for x in n.cells), np.int64)
+            sizes = np.fromiter((len(n.cells) for n in nums), np.int64, len(nums))
+            starts = np.cumsum(sizes) - sizes
+            one = np.uint64(1)
+            bits_lo = np.where(flat < 64, one << np.minimum(flat, 63).astype(np.uint64), np.uint64(0))
+            bits_hi = np.where(flat >= 64, one << np.maximum(flat - 64, 0).astype(np.uint64), np.uint64(0))
+            lo = np.bitwise_or.reduceat(bits_lo, starts) if len(nums) else bits_lo
+            hi = np.bitwise_or.reduceat(bits_hi, starts) if len(nums) else bits_hi
             self._masks = (lo, hi)
         return self._masks
-
-    def expand(self, triples: Sequence[Triple]) -> Any:
-        """The disjoint occurrences of `triples`, as numpy arrays (t, ia, ib, ic).
-
-        `t` is the index of the triple in `triples`; rows come triple by triple, and within a
-        triple in (ia, ib, ic) order."""
-        import numpy as np
-
-        lo, hi = self._mask_arrays()
-        nt = len(triples)
-        ga = np.fromiter((t.a for t in triples), np.int64, nt)
-        gb = np.fromiter((t.b for t in triples), np.int64, nt)
-        gc = np.fromiter((t.c for t in triples), np.int64, nt)
-        members, starts, sizes = self._csr(np)
-        na, nb, nc = sizes[ga], sizes[gb], sizes[gc]
-        combos = na * nb * nc
-        total = int(combos.sum())
-        empty = np.zeros(0, dtype=np.int64)
-        if total == 0:
-            return empty, empty, empty, empty
-        t = np.repeat(np.arange(nt), combos)
-        local = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
-        nbc = (nb * nc)[t]
-        ncr = nc[t]
-        ia = members[starts[ga][t] + local // nbc]
-        rem = local % nbc
-        ib = members[starts[gb][t] + rem // ncr]
-        ic = members[starts[gc][t] + rem % ncr]
-        ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
-        ok &= ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
-        ok &= ((lo[ia] & lo[ic]) | (hi[ia] & hi[ic])) == 0
-        ok &= ((lo[ib] & lo[ic]) | (hi[ib] & hi[ic])) == 0
-        return t[ok], ia[ok], ib[ok], ic[ok]
-
-    def _csr(self, np: Any) -> Any:
-        sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
-        starts = np.cumsum(sizes) - sizes
-        members = np.fromiter((i for g in self.groups for i in g), np.int64, int(sizes.sum()))
-        return members, starts, sizes
 
     def chunks(self, budget: int = 1_000_000) -> Iterator[tuple[int, Any]]:
         """All moves, best score first, a few value triples at a time (lazy).
 
         Yields ``(first, (t, ia, ib, ic))`` where ``first + t`` is the triple's index."""
+        import numpy as np
+
         ga, gb, gc, _, _ = self.triples()
-        sizes = [len(g) for g in self.groups]
-        work = [sizes[a] * sizes[b] * sizes[c] for a, b, c in zip(ga.tolist(), gb.tolist(), gc.tolist(), strict=True)]
-        i, n = 0, len(work)
+        _, _, sizes = self._csr(np)
+        work = np.cumsum(sizes[ga].astype(np.int64) * sizes[gb] * sizes[gc])
+        i, n = 0, int(ga.size)
         while i < n:
-            j, acc = i, 0
-            while j < n and (acc == 0 or acc + work[j] <= budget):
-                acc += work[j]
-                j += 1
+            done = int(work[i - 1]) if i else 0
+            j = int(np.searchsorted(work, done + budget, "right"))
+            j = max(j, i + 1)
             yield i, self.expand(i, j)
             i = j
 
@@ -399,39 +364,33 @@ class MoveFinder:
         """The disjoint occurrences of triples i..j-1, as numpy arrays (t, ia, ib, ic).
 
         `t` is the triple's index minus `i`; rows come triple by triple, and within a
-        triple in (ia, ib, ic) order."""
+        triple in (ia, ib, ic) order. Pairs (a, b) first, then each kept pair with every c."""
         import numpy as np
 
         lo, hi = self._mask_arrays()
         tga, tgb, tgc, _, _ = self.triples()
         ga, gb, gc = tga[i:j], tgb[i:j], tgc[i:j]
-        nt = ga.size
         members, starts, sizes = self._csr(np)
-        na, nb, nc = sizes[ga], sizes[gb], sizes[gc]
-        combos = na * nb * nc
-        total = int(combos.sum())
-        empty = np.zeros(0, dtype=np.int64)
-        if total == 0:
-            return empty, empty, empty, empty
-        t = np.repeat(np.arange(nt), combos)
-        local = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
-        nbc = (nb * nc)[t]
-        ncr = nc[t]
-        ia = members[starts[ga][t] + local // nbc]
-        rem = local % nbc
-        ib = members[starts[gb][t] + rem // ncr]
-        ic = members[starts[gc][t] + rem % ncr]
-        ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
-        ok &= ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
-        ok &= ((lo[ia] & lo[ic]) | (hi[ia] & hi[ic])) == 0
-        ok &= ((lo[ib] & lo[ic]) | (hi[ib] & hi[ic])) == 0
-        return t[ok], ia[ok], ib[ok], ic[ok]
+        nb = sizes[gb]
+        t, q, r = _grid(np, sizes[ga] * nb, nb)
+        ia = members[starts[ga][t] + q]
+        ib = members[starts[gb][t] + r]
+        ok = ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
+        ok &= (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
+        t, ia, ib = t[ok], ia[ok], ib[ok]
+        m_lo, m_hi = lo[ia] | lo[ib], hi[ia] | hi[ib]
+        gct = gc[t]
+        p, k, _ = _grid(np, sizes[gct], None)
+        ic = members[starts[gct][p] + k]
+        ok = ((m_lo[p] & lo[ic]) | (m_hi[p] & hi[ic])) == 0
+        p = p[ok]
+        return t[p], ia[p], ib[p], ic[ok]
 
     def _csr(self, np: Any) -> Any:
         if not hasattr(self, "_csr_arrays"):
-            sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
-            starts = np.cumsum(sizes) - sizes
-            members = np.fromiter((i for g in self.groups for i in g), np.int64, int(sizes.sum()))
+            sizes = np.array([len(g) for g in self.groups], dtype=np.int32)
+            starts = np.cumsum(sizes, dtype=np.int32) - sizes
+            members = np.fromiter((i for g in self.groups for i in g), np.int32, int(sizes.sum()))
             self._csr_arrays = members, starts, sizes
         return self._csr_arrays
 
@@ -505,6 +464,19 @@ class MoveFinder:
 
 
 _BITMASK = (1 << 16) - 1
+
+
+def _grid(np: Any, counts: Any, inner: Any) -> tuple[Any, Any, Any]:
+    """Row r repeated counts[r] times: (row, local // inner[row], local % inner[row]), where
+    local counts 0, 1, ... within each row (local itself when inner is None)."""
+    total = int(counts.sum())
+    row = np.repeat(np.arange(counts.size, dtype=np.int32), counts)
+    local = np.arange(total, dtype=np.int32) - np.repeat((np.cumsum(counts) - counts).astype(np.int32), counts)
+    if inner is None:
+        return row, local, None
+    width = inner[row]
+    q = ((local + 0.5) / width).astype(np.int32)  # float division: exact here, and fast
+    return row, q, local - q * width
 
 
 def _bitmap(np: Any, u: Any) -> Any:

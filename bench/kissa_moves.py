@@ -1,0 +1,124 @@
+"""Benchmark: the 2kissa10 move finder against a straightforward pure-Python enumeration.
+
+    .venv/bin/python bench/kissa_moves.py [--boards N] [--expert-boards N]
+
+On full random boards (ten of each digit, seeded), side by side in the same run:
+
+* the baseline below: every pair of numbers, a dict lookup of their sum and product among
+  the numbers, disjoint cells checked with bit masks (pure Python);
+* `MoveFinder`: value triples first with numpy, then the occurrences of each triple
+  expanded and filtered as arrays; it lists exactly the same moves (checked here).
+
+Printed: moves per board, medians of both, the speed ratio, and the time to the best move
+(`MoveFinder.best(1)`, no caching between boards), standard and expert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.games.kissa.finder import MoveFinder, find_numbers, mask_of  # noqa: E402
+
+
+def random_board(seed: int) -> tuple[int, ...]:
+    r = random.Random(seed)
+    b = [d for d in range(10) for _ in range(10)]
+    r.shuffle(b)
+    return tuple(b)
+
+
+def baseline_moves(board: tuple[int, ...], expert: bool = False) -> list[tuple[str, int, int, int]]:
+    """The straightforward way: every pair of numbers, its sum and product looked up."""
+    nums = find_numbers(board, expert)
+    values = [n.value for n in nums]
+    masks = [mask_of(n.cells) for n in nums]
+    by_value: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        by_value.setdefault(v, []).append(i)
+    out = []
+    n = len(nums)
+    for i in range(n):
+        vi, mi = values[i], masks[i]
+        for j in range(i + 1, n):
+            if mi & masks[j]:
+                continue
+            vj = values[j]
+            mij = mi | masks[j]
+            a, b = (i, j) if (vi, i) <= (vj, j) else (j, i)
+            for k in by_value.get(vi + vj, ()):
+                if not masks[k] & mij:
+                    out.append(("+", a, b, k))
+            if vi and vj:
+                for k in by_value.get(vi * vj, ()):
+                    if not masks[k] & mij:
+                        out.append(("*", a, b, k))
+    return out
+
+
+def fast_moves(board: tuple[int, ...], expert: bool = False) -> tuple[MoveFinder, int]:
+    """All moves as arrays (the finder's own enumeration), and their number."""
+    f = MoveFinder(board, expert=expert)
+    total = 0
+    for _, (t, _ia, _ib, _ic) in f.chunks():
+        total += int(t.size)
+    return f, total
+
+
+def timed(fn, *args):
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
+
+
+def run(boards: int, expert_boards: int) -> None:
+    import numpy  # noqa: F401  (imported once, outside the timings)
+
+    MoveFinder(random_board(0)).best(1)  # warm-up
+    for expert, n in ((False, boards), (True, expert_boards)):
+        label = "expert" if expert else "standard"
+        t_base, t_fast, t_list, t_best, counts = [], [], [], [], []
+        for seed in range(1000, 1000 + n):
+            board = random_board(seed)
+            tb, base = timed(baseline_moves, board, expert)
+            tf, (finder, total) = timed(fast_moves, board, expert)
+            tl, listed = timed(lambda b=board: list(MoveFinder(b, expert=expert).moves()))
+            assert total == len(base) == len(listed), (total, len(base), len(listed))
+            nums = finder.numbers
+            canon = {(op, a, b, c) for op, a, b, c, _ in listed}
+            assert canon == set(base), "the finder and the baseline disagree"
+            del nums
+            t_base.append(tb)
+            t_fast.append(tf)
+            t_list.append(tl)
+            counts.append(total)
+        for seed in range(2000, 2000 + max(n, 30)):
+            board = random_board(seed)
+            tb1, _ = timed(lambda b=board: MoveFinder(b, expert=expert).best(1))
+            t_best.append(tb1)
+        mb, mf, ml = (statistics.median(x) for x in (t_base, t_fast, t_list))
+        print(f"{label}: {n} full boards, {statistics.median(counts):,.0f} legal moves (median), "
+              f"{min(counts):,} to {max(counts):,}")
+        print(f"  baseline (pure-Python pairs):        {mb * 1e3:9.1f} ms median")
+        print(f"  finder, all moves as arrays:         {mf * 1e3:9.1f} ms median   {mb / mf:6.1f}x faster")
+        print(f"  finder, all moves as Python tuples:  {ml * 1e3:9.1f} ms median   {mb / ml:6.1f}x faster")
+        print(f"  best move ({len(t_best)} boards):               {statistics.median(t_best) * 1e3:9.1f} ms median"
+              f", {max(t_best) * 1e3:.1f} ms worst")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--boards", type=int, default=10, help="standard boards (baseline is ~0.5 s each)")
+    p.add_argument("--expert-boards", type=int, default=3, help="expert boards (baseline is ~5 s each)")
+    args = p.parse_args()
+    run(args.boards, args.expert_boards)
+
+
+if __name__ == "__main__":
+    main()
