@@ -151,5 +151,6 @@ def make_server(port: int = DEFAULT_PORT, lan: bool = False, files: dict[str, Si
 def serve_in_thread(port: int = 0, files: dict[str, SiteFile] | None = None) -> tuple[ThreadingHTTPServer, str]:
     """Start a localhost server in a thread (for tests and embedding); returns it and its base URL."""
     server = make_server(port, False, files)
-    threading.Thread(target=server.serve_forever, name="rules-server", daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="rules-server",
+                     daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

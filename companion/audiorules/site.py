@@ -123,7 +123,7 @@ def rules_page(man: Manifest) -> str:
     out += ["</ul></nav>", "</header>", '<main id="main" tabindex="-1">', f"<h1>{escape(title)}</h1>"]
     out.append(f"<p>{escape(_t(lang, 'rules.page_intro', n=len(man.chapters)))}</p>")
     toc = _t(lang, "rules.page_chapters")
-    out += [f'<nav aria-labelledby="toc">', f'<h2 id="toc">{escape(toc)}</h2>', "<ol>"]
+    out += ['<nav aria-labelledby="toc">', f'<h2 id="toc">{escape(toc)}</h2>', "<ol>"]
     for ch in man.chapters:
         length = f" ({escape(format_duration(ch.duration, lang))})" if ch.built and ch.duration else ""
         out.append(f'<li><a href="#{ch.id}">{escape(ch.title)}</a>{length}</li>')

@@ -43,7 +43,7 @@ def browser():
         b.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def site(built_kikoi):
     srv, base = serve_in_thread(0)
     yield base

@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from companion.audiorules import DEFAULT_BASE_URL, GAMES, LANGS
+from companion.audiorules import DEFAULT_BASE_URL, GAMES, LANGS, qrlabel
 from companion.audiorules import braille as braille_mod
-from companion.audiorules import qrlabel
 from companion.audiorules.cli import qr_main
-from companion.audiorules.qrlabel import label_svg, parse_rules_url, qr_matrix, rules_url, write_label
+from companion.audiorules.qrlabel import (
+    label_svg,
+    parse_rules_url,
+    qr_matrix,
+    rules_url,
+    write_label,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_zbar = pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg (zbar-tools) not installed")

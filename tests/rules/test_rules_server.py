@@ -22,7 +22,7 @@ from companion.audiorules.server import make_server, serve_in_thread
 from companion.audiorules.site import site_files
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(built_kikoi):
     srv, base = serve_in_thread(0)
     yield base
