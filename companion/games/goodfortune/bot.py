@@ -197,7 +197,7 @@ class SearchBot(Bot):
     `max_nodes` (deterministic) and `max_seconds` (a safety cap) bound each decision."""
 
     name = "search"
-    max_nodes = 60_000
+    max_nodes = 30_000
     max_seconds = 1.0
 
     def __init__(self, game: Any, seat: int, rng: Rng, max_nodes: int | None = None,

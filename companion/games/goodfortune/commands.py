@@ -18,6 +18,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 from . import narration
 from .notation import find_charms, number_items, numbers_in
 from .rules import HAND, LEFT, RIGHT, Declare, Place, Push, State, placements
+from .scoring import score
 from .speech import charm_msg, groups_msg, tile_msg, tiles_msg
 from .tiles import N_TILES
 
@@ -212,8 +213,12 @@ class GoodFortuneUI(GameUI):
                 if any(e.end == o.end for e in opts[: opts.index(o)]):
                     continue
                 gone = state.central[-1 if o.end == LEFT else 0]
-                ends.append(Msg("goodfortune.read.option_collect" if o.collects else "goodfortune.read.option_discard",
-                                end=narration.end_msg(o.end), number=gone))
+                if o.collects:
+                    after = score([state.tile(x) for x in (*state.collections[seat], gone)], self.game.config["tie_order"])
+                    ends.append(Msg("goodfortune.read.option_collect", end=narration.end_msg(o.end), number=gone,
+                                    score=after.total))
+                else:
+                    ends.append(Msg("goodfortune.read.option_discard", end=narration.end_msg(o.end), number=gone))
             out.append(Msg("goodfortune.read.option", number=n, ends=ends))
         return out
 
@@ -269,8 +274,9 @@ class GoodFortuneUI(GameUI):
         state: State = match.state
         name = Raw(match.players[seat])
         if state.phase == "declare":
-            n = len(state.lines[0]) + len(state.central)
-            return [say("goodfortune.prompt.declare", player=name, n=n + 1, earcon="turn")]
+            if len(state.lines[0]) < HAND:
+                return [say("goodfortune.prompt.declare_line", player=name, n=len(state.lines[0]) + 1, earcon="turn")]
+            return [say("goodfortune.prompt.declare_central", player=name, n=len(state.central) + 1, earcon="turn")]
         if state.phase == "place":
             return [say("goodfortune.prompt.place", player=name, number=state.pushed[seat], earcon="turn")]
         return [say("goodfortune.prompt.push", player=name, earcon="turn",
