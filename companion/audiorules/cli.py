@@ -108,8 +108,11 @@ def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "d
         except ValueError as exc:
             print_fn(_t(lang, "rules.error", detail=str(exc)))
             return 2
-        for note in speaker.describe()[:-2]:  # only what went wrong (engine/output fallbacks)
-            print_fn(catalog(lang).render(note))
+        from companion.narration import Priority
+
+        for note in speaker.describe():  # only what went wrong: a missing engine or sound device
+            if note.priority == Priority.IMPORTANT:
+                print_fn(catalog(lang).render(note))
     try:
         return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn).run(chapter)
     finally:
@@ -243,6 +246,9 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         print_fn(_t(lang, "rules.error", detail=f"port {args.port}: {exc}"))
         return 1
     port = server.server_address[1]
+    handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]
+    if not any(name.endswith((".ogg", ".flac")) for name in handler_files):
+        print_fn(_t(lang, "rules.page_no_audio"))
     if args.lan:
         import socket
 

@@ -348,6 +348,8 @@ class RulesPlayer:
                 index = self.man.index(chapter_id)
             except ValueError:
                 index = -1
+            if index >= 0 and sentence >= len(self.man.chapters[index].sentences) and index + 1 < len(self.man.chapters):
+                index, sentence = index + 1, 0  # that chapter was heard to its end: offer the next
             if index >= 0:
                 self.pos = Position(index, min(sentence, len(self.man.chapters[index].sentences)))
                 self.tell("rules.player_resume_offer", number=index + 1, title=self.man.chapters[index].title)

@@ -13,7 +13,7 @@ import re
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from . import DEFAULT_PORT
 from .site import SiteFile, content_type, site_files
@@ -36,7 +36,8 @@ def resolve(raw_path: str, files: dict[str, SiteFile]) -> tuple[str, str | None]
     """("file", key) for a file of the site, ("redirect", location), or ("missing", None).
 
     Raises Refused for a path that tries to climb out of the site or hide its meaning."""
-    path = urlsplit(raw_path).path
+    # Not urlsplit: "//../x" would be read as a host name ("..") and the rest as the path.
+    path = raw_path.split("?", 1)[0].split("#", 1)[0]
     if not path.startswith("/"):
         raise Refused(raw_path)
     decoded = path

@@ -307,3 +307,15 @@ def test_game_uis_name_real_chapters() -> None:
         checked.append(game)
     if not checked:
         pytest.skip("no game UI has landed yet")
+
+
+def test_a_chapter_heard_to_its_end_offers_the_next(store_path: Path) -> None:
+    store = PositionStore(store_path)
+    n = len(load("kissa", "en").chapter("setup").sentences)
+    store.set("anne", "kissa", "en", "setup", n)
+    s = Session("kissa", "en", store_path)
+    wait_for(s.waiting.is_set)
+    assert "You stopped in chapter 4, A turn. Say “resume” to go on." in s.printed
+    s.send("resume")
+    wait_for(lambda: s.spk.texts() == load("kissa", "en").chapter("turn").sentences[:1])
+    s.close()

@@ -220,3 +220,36 @@ def test_serve_command_runs_and_stops(built_kikoi, tmp_path: Path) -> None:
         stdout, _ = proc.communicate(timeout=10)
     assert re.search(rf"Rules page: http://localhost:{port}/", stdout)
     assert "Server stopped." in stdout
+
+
+def test_resolve_never_leaves_the_table() -> None:
+    """Any path made of real and hostile segments resolves to a file of the site, a redirect
+    inside it, nothing, or a refusal; a climbing segment is always refused."""
+    from urllib.parse import unquote
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from companion.audiorules.server import Refused, resolve
+
+    files = {k: v for k, v in site_files(["kissa"]).items()}
+    segment = st.sampled_from(["kissa", "fr", "en", "index.html", "goal.ogg", "style.css", "", ".", "..",
+                               "%2e%2e", "%2E%2e", "%252e%252e", ".%2e", "..%2f", "%5c", "\\..", "%00",
+                               "etc", "passwd", "?x=1", "#top", "%2f"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(segment, min_size=1, max_size=6))
+    def check(parts: list[str]) -> None:
+        path = "/" + "/".join(parts)
+        try:
+            kind, key = resolve(path, files)
+        except Refused:
+            return
+        plain = unquote(unquote(unquote(path.split("?")[0].split("#")[0])))
+        assert ".." not in plain.split("/") and "\\" not in plain
+        if kind == "file":
+            assert key in files
+        elif kind == "redirect":
+            assert key is not None and key.lstrip("/") + "index.html" in files
+
+    check()
