@@ -223,15 +223,16 @@ class SearchBot(Bot):
         left = ROUNDS - root[0] + 1
         best = moves[0]
         order = list(moves)
-        depth_done = 0
+        depth_done, best_value = 0, None
         for depth in range(1, left + 1):
             try:
                 value, mv = self._root(root, order, depth)
             except _OutOfBudget:
                 break
-            best, depth_done = mv, depth
+            best, depth_done, best_value = mv, depth, value
             order.sort(key=lambda m: m != mv)
-        self.stats = {"depth": depth_done, "rounds_left": left, "exact": depth_done == left, "nodes": self.nodes}
+        self.stats = {"depth": depth_done, "rounds_left": left, "exact": depth_done == left, "nodes": self.nodes,
+                      "value": best_value}
         return sim.to_action(best)
 
     def _root(self, root: Node, moves: list[tuple[Any, ...]], depth: int) -> tuple[int, tuple[Any, ...]]:
