@@ -121,6 +121,8 @@ TRAVERSALS = [
     "/kikoi/fr/goal.ogg%00.html",
     "/./kikoi/fr/",
     "//etc/passwd",
+    "//../../etc/passwd",
+    "/kikoi//../../etc/passwd",
     "/%2fetc%2fpasswd",
     "/etc/passwd",
     "/audio/rules/kikoi/fr/goal.txt",
