@@ -536,10 +536,14 @@ class Player:
             return
         item.cut = True
         if not self.engine.produces_audio:
-            try:
-                self.engine.stop()
-            except Exception:  # noqa: BLE001 - a failing stop must not stop the program
-                pass
+            # outside our lock: a speech server may be slow to answer
+            threading.Thread(target=self._stop_engine, name="engine-stop", daemon=True).start()
+
+    def _stop_engine(self) -> None:
+        try:
+            self.engine.stop()
+        except Exception:  # noqa: BLE001 - a failing stop must not stop the program
+            pass
 
     def _finish(self, item: Item, dropped: bool = False) -> None:
         item.dropped = item.dropped or dropped
@@ -676,13 +680,17 @@ class Player:
                     close()
 
     def _speak_by_engine(self, item: Item, text: str, rate: int, voice: str | None) -> None:
+        """Engines that play by themselves: wait for their "done", for at most about twice
+        the time the text takes to say (a server that stalls must not stall us)."""
         done = threading.Event()
         _, _, volume = self.settings(item.lang)
         self.engine.speak(
             text, item.lang, rate=rate, voice=voice, volume=volume,
             priority=int(item.priority), done=done.set,
         )
-        # Engines that cannot tell when they are done (no callback) are not waited for.
-        deadline = time.monotonic() + 60
+        limit = 3.0 + 2 * len(text) * 60.0 / (max(rate, 80) * 6)
+        deadline = time.monotonic() + limit
         while not done.is_set() and not item.cut and time.monotonic() < deadline:
-            done.wait(0.01)
+            done.wait(0.005)
+        if not done.is_set() and not item.cut:
+            self.errors.append(f"{self.engine.name} did not say when it finished ({limit:.0f} s)")

@@ -525,10 +525,15 @@ class SpeechDispatcherEngine(SpeechEngine):
     """speech-dispatcher through its Python client (Debian package python3-speechd).
 
     It plays by itself, with its own priorities (the same four as ours); `stop()` cancels.
+    The client has no time-outs and a server without a working audio output stalls (tech
+    stack report, and seen here with its default "pulse" output and no PulseAudio), so every
+    call goes through one worker thread and is given up after a few seconds: the engine then
+    reports itself broken instead of hanging the companion.
     """
 
     name = "speech-dispatcher"
     produces_audio = False
+    CALL_TIMEOUT = 3.0
 
     def __init__(self) -> None:
         try:
@@ -539,11 +544,40 @@ class SpeechDispatcherEngine(SpeechEngine):
                 "the Python client of speech-dispatcher is not installed (python3-speechd)",
             ) from None
         self._speechd = speechd
+        self.broken: str | None = None
+        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[Any]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._worker, name="speechd", daemon=True)
+        self._thread.start()
         try:
-            self._client = speechd.SSIPClient("companion")
-        except Exception as exc:  # noqa: BLE001 - any failure to connect
+            self._client = self._do(lambda: speechd.SSIPClient("companion"), timeout=10.0)
+        except SpeechError as exc:
+            self._jobs.put(None)
             raise UnavailableEngine(self.name, f"speech-dispatcher does not answer: {exc}") from None
-        self._lock = threading.Lock()
+
+    def _worker(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, reply = job
+            try:
+                reply.put(fn())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                reply.put(exc)
+
+    def _do(self, fn: Callable[[], Any], timeout: float | None = None) -> Any:
+        if self.broken:
+            raise SpeechError(self.broken)
+        reply: queue.Queue[Any] = queue.Queue()
+        self._jobs.put((fn, reply))
+        try:
+            result = reply.get(timeout=timeout or self.CALL_TIMEOUT)
+        except queue.Empty:
+            self.broken = f"speech-dispatcher did not answer within {timeout or self.CALL_TIMEOUT:.0f} s"
+            raise SpeechError(self.broken) from None
+        if isinstance(result, BaseException):
+            raise SpeechError(f"speech-dispatcher: {result}") from result
+        return result
 
     def speak(
         self,
@@ -558,35 +592,47 @@ class SpeechDispatcherEngine(SpeechEngine):
     ) -> None:
         sd = self._speechd
         prio = {1: sd.Priority.IMPORTANT, 2: sd.Priority.MESSAGE, 3: sd.Priority.TEXT, 4: sd.Priority.NOTIFICATION}
-        with self._lock:
+
+        def callback(*_args: Any, **_kw: Any) -> None:
+            if done is not None:
+                done()
+
+        def call() -> None:
             c = self._client
             c.set_priority(prio.get(priority or 3, sd.Priority.TEXT))
             c.set_language(lang)
-            # speech-dispatcher's rate runs from -100 to 100 around its own default.
+            # speech-dispatcher's rate and volume run from -100 to 100 around its defaults.
             c.set_rate(max(-100, min(100, int((clamp_rate(rate) - DEFAULT_RATE) * 100 / 275))))
             c.set_volume(max(-100, min(100, int(volume * 200 - 100))))
             if voice:
                 c.set_synthesis_voice(voice)
+            if done is None:
+                c.speak(text)
+            else:
+                c.speak(text, callback=callback,
+                        event_types=(sd.CallbackType.END, sd.CallbackType.CANCEL))
 
-            def callback(event_type: Any, **_kw: Any) -> None:
-                if done is not None:
-                    done()
-
-            kwargs: dict[str, Any] = {}
-            if done is not None:
-                kwargs = {
-                    "callback": callback,
-                    "event_types": (sd.CallbackType.END, sd.CallbackType.CANCEL),
-                }
-            c.speak(text, **kwargs)
+        self._do(call)
 
     def stop(self) -> None:
-        with self._lock:
-            self._client.cancel()
+        try:
+            self._do(lambda: self._client.cancel(), timeout=1.0)
+        except SpeechError:
+            pass
+
+    def voices(self, lang: str | None = None) -> list[str]:
+        try:
+            found = self._do(lambda: self._client.list_synthesis_voices())
+        except SpeechError:
+            return []
+        return [str(v[0]) for v in found if lang is None or str(v[1]).split("-")[0] == lang]
 
     def close(self) -> None:
-        with self._lock:
-            self._client.close()
+        try:
+            self._do(lambda: self._client.close(), timeout=1.0)
+        except SpeechError:
+            pass
+        self._jobs.put(None)
 
 
 # --- text only, and the recording engine for tests ---------------------------------------
