@@ -20,6 +20,11 @@ TABLES = {
     "fr": "unicode.dis,fr-bfu-comp6.utb",
     "en": "unicode.dis,en-ueb-g1.ctb",
 }
+#: the same tables with North American Braille ASCII output, for embossers (.brf files)
+BRF_TABLES = {
+    "fr": "en-us-brf.dis,fr-bfu-comp6.utb",
+    "en": "en-us-brf.dis,en-ueb-g1.ctb",
+}
 DEBIAN_BINDING = "/usr/lib/python3/dist-packages/louis/__init__.py"
 
 
@@ -54,7 +59,17 @@ def backend() -> str | None:
 
 def to_braille(text: str, lang: str) -> str | None:
     """`text` in Unicode braille (U+2800 block) for `lang`, or None without liblouis."""
-    tables = TABLES.get(lang, TABLES["en"])
+    out = _translate(text, TABLES.get(lang, TABLES["en"]))
+    return out if out and all(0x2800 <= ord(c) <= 0x28FF for c in out) else None
+
+
+def to_brf(text: str, lang: str) -> str | None:
+    """`text` in Braille ASCII (what embossers print, one cell per character), or None."""
+    out = _translate(text, BRF_TABLES.get(lang, BRF_TABLES["en"]))
+    return out if out and all(32 <= ord(c) < 96 for c in out) else None
+
+
+def _translate(text: str, tables: str) -> str | None:
     louis = _binding()
     if louis is not None:
         try:
@@ -71,5 +86,4 @@ def to_braille(text: str, lang: str) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    out = proc.stdout.rstrip("\n")
-    return out if out and all(0x2800 <= ord(c) <= 0x28FF for c in out) else None
+    return proc.stdout.rstrip("\n") or None

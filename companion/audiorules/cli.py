@@ -4,7 +4,7 @@
     companion rules --scan IMAGE                                           scan a label, then play
     companion rules build [--game G] [--lang L] [--format ogg|flac] [--force]
     companion rules export DIR
-    companion qr GAME|all [--lang L] [--base-url URL] [--out FILE.svg|.png|.pdf] [--verify]
+    companion qr GAME|all [--lang L] [--base-url URL] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
     companion serve [--port 8765] [--lan]
 """
 
@@ -193,6 +193,7 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
                    "with all: a folder")
     p.add_argument("--format", choices=("svg", "png", "pdf"), default="svg", help="with all: the file format")
     p.add_argument("--verify", action="store_true", help="decode the written label and check its address")
+    p.add_argument("--brf", action="store_true", help="also write the braille line as FILE.brf, for an embosser")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang_ui = args.lang or _default_lang()
     if args.game == "all":
@@ -211,6 +212,11 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
             return 1
         url = rules_url(game, lang, args.base_url)
         print_fn(_t(lang_ui, "rules.label_written", path=str(path), url=url))
+        if args.brf:
+            from .qrlabel import write_brf
+
+            brf = write_brf(game, lang, path.with_suffix(".brf"))
+            print_fn(_t(lang_ui, "rules.brf_written", path=str(brf)) if brf else _t(lang_ui, "rules.brf_unavailable"))
         if args.verify:
             from .scan import NoDecoder, decode
 

@@ -215,6 +215,28 @@ def write_label(game: str, lang: str, out: Path, base_url: str = DEFAULT_BASE_UR
     return out
 
 
+BRF_WIDTH = 40  # cells per line of an embossed page
+
+
+def write_brf(game: str, lang: str, out: Path) -> Path | None:
+    """The label's braille line as a Braille ASCII file (.brf) for an embosser; None without
+    liblouis. Lines of at most 40 cells, cut between words, CR LF line ends."""
+    from .braille import to_brf
+
+    brf = to_brf(label_text(game, lang).braille_source, lang)
+    if brf is None:
+        return None
+    lines: list[str] = []
+    for word in brf.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= BRF_WIDTH:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
+    return out
+
+
 def label_image(game: str, lang: str, base_url: str = DEFAULT_BASE_URL):  # -> PIL.Image.Image
     """The label drawn with Pillow (used when rsvg-convert is absent)."""
     from PIL import Image, ImageDraw, ImageFont

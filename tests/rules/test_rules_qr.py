@@ -190,3 +190,26 @@ def test_qr_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert zxing(tmp_path / "labels" / "rules-kikoi-fr.png") == ["https://example.org/regles/kikoi/fr/"]
     with pytest.raises(SystemExit):
         qr_main(["chess"], print_fn=out.append)
+
+
+@pytest.mark.skipif(braille_mod.backend() is None, reason="liblouis not installed (optional)")
+def test_braille_file_for_an_embosser(tmp_path: Path) -> None:
+    out: list[str] = []
+    assert qr_main(["kikoi", "--out", str(tmp_path / "kikoi.pdf"), "--brf"], print_fn=out.append) == 0
+    brf = (tmp_path / "kikoi.brf").read_bytes()
+    assert out[-1] == f"Braille pour embosseuse écrit : {tmp_path / 'kikoi.brf'}"
+    lines = brf.decode("ascii").split("\r\n")
+    assert lines[-1] == "" and all(len(line) <= 40 for line in lines)
+    # Braille ASCII and Unicode braille are the same cells: map one onto the other.
+    ascii_cells = " A1B'K2L@CIF/MSP\"E3H9O6R^DJG>NTQ,*5<-U8V.%[$+X!&;:4\\0Z7(_?W]#Y)="
+    as_unicode = "".join(chr(0x2800 + ascii_cells.index(c)) for c in "".join(lines).replace(" ", " "))
+    unicode_line = braille_mod.to_braille("Les 5 KIKOI : règles audio", "fr")
+    assert as_unicode.replace(chr(0x2800), "") == unicode_line.replace(chr(0x2800), "")
+
+
+def test_without_liblouis_no_braille_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(braille_mod, "_translate", lambda text, tables: None)
+    out: list[str] = []
+    assert qr_main(["kissa", "--lang", "en", "--out", str(tmp_path / "k.svg"), "--brf"], print_fn=out.append) == 0
+    assert not (tmp_path / "k.brf").exists()
+    assert "liblouis is not installed" in out[-1] or "liblouis n'est pas installé" in out[-1]
