@@ -7,7 +7,7 @@ They are told apart by contour (rising / falling / flat), pitch and timbre, not 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,8 +37,10 @@ def _tone(freq: float, ms: float, *, level: float = 0.5, harmonics: tuple[float,
     n = int(SAMPLE_RATE * ms / 1000)
     f = np.full(n, freq, dtype=np.float64) if to_freq is None else np.geomspace(freq, to_freq, n)
     phase = 2 * np.pi * np.cumsum(f) / SAMPLE_RATE
-    wave = sum(w * np.sin(k * phase) for k, w in enumerate(harmonics, start=1))
-    wave = wave / max(1e-9, sum(abs(w) for w in harmonics))
+    wave = np.zeros(n, dtype=np.float64)
+    for k, w in enumerate(harmonics, start=1):
+        wave += w * np.sin(k * phase)
+    wave /= max(1e-9, sum(abs(w) for w in harmonics))
     return (level * wave * _envelope(n)).astype(np.float32)
 
 
@@ -95,7 +97,7 @@ def _make(name: str) -> np.ndarray:
     raise KeyError(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached(name: str) -> np.ndarray:
     samples = _make(name)
     samples.setflags(write=False)

@@ -27,7 +27,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,8 +88,9 @@ class SpeechEngine:
 
         chunks: list[np.ndarray] = []
         sr = 0
-        for chunk, sr in self.stream(text, lang, rate=rate, voice=voice, volume=volume):
+        for chunk, chunk_sr in self.stream(text, lang, rate=rate, voice=voice, volume=volume):
             chunks.append(chunk)
+            sr = chunk_sr
         if not chunks:
             return np.zeros(0, dtype=np.float32), sr or self.sample_rate
         return np.concatenate(chunks).astype(np.float32, copy=False), sr
@@ -164,7 +165,7 @@ class _EspeakStream:
         except BrokenPipeError:
             pass
         self._closed = False
-        self._gen = self._generate()
+        self._gen: Generator[tuple[np.ndarray, int], None, None] = self._generate()
 
     def __iter__(self) -> _EspeakStream:
         return self
@@ -172,7 +173,7 @@ class _EspeakStream:
     def __next__(self) -> tuple[np.ndarray, int]:
         return next(self._gen)
 
-    def _generate(self) -> Iterator[tuple[np.ndarray, int]]:
+    def _generate(self) -> Generator[tuple[np.ndarray, int], None, None]:
         import numpy as np
 
         fd = self.proc.stdout.fileno()  # type: ignore[union-attr]

@@ -97,8 +97,8 @@ def test_a_stalled_server_does_not_hang_the_companion(monkeypatch):
     import types
 
     from companion.adapters import speech as speech_mod
-    from companion.adapters.speaker import Speaker
     from companion.adapters.audio import NullSink
+    from companion.adapters.speaker import Speaker
     from companion.narration import Priority
 
     never = threading.Event()

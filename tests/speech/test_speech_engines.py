@@ -135,7 +135,7 @@ def test_pyttsx3_many_utterances_in_a_row_none_lost():
     words = ["Un.", "Deux, trois.", "Quatre, cinq, six, sept.", "Huit.", "Neuf, dix, onze, douze, treize."] * 2
     lengths = [len(eng.synth(w, "fr")[0]) for w in words]
     assert all(n > 2000 for n in lengths)
-    for a, b in zip(lengths[:5], lengths[5:]):  # the same text gives the same sound every time
+    for a, b in zip(lengths[:5], lengths[5:], strict=True):  # the same text gives the same sound every time
         assert abs(a - b) < 0.05 * a  # (libespeak-ng in asynchronous mode varies by a few ms)
     assert lengths[2] > lengths[0] and lengths[4] > lengths[3]
 

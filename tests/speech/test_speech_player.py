@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from companion.adapters.audio import NullSink, RecordingSink, FileSink
+from companion.adapters.audio import FileSink, NullSink, RecordingSink
 from companion.adapters.earcons import earcon
 from companion.adapters.profile import Profile
 from companion.adapters.speaker import Speaker, open_speaker
