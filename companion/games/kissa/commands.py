@@ -1,0 +1,537 @@
+"""What 2kissa10 players say or type, understood (French and English, folded with `fold`).
+
+Moves, said naturally: "10 en A1 plus 29 en C4 vers le bas égale 39 en E2",
+"10 at A1 plus 29 at C4 down equals 39 at E2", "10 + 29 = 39", "39 égale 10 fois 29".
+A number alone is enough when only one reading fits; otherwise the companion asks which.
+The move is read back as an equation with its score and played on "oui"/"yes".
+
+Readings (Lichess blind mode): "ligne 3"/"row 3", "colonne C"/"column C", "E5", "autour de
+E5"/"around E5", "où sont les 7"/"where are the 7s", "jetons"/"tokens", "plateau"/"board",
+"en nombres"/"as numbers" or "chiffre par chiffre"/"digit by digit" (how lines are read),
+"coups"/"moves" (how many), "indice"/"hint" (a little more each time), "solution".
+Physical table: "ligne 1 : 5 3 6 5 0 2 3 0 1 8" enters a row, "commencer"/"start" starts,
+"pas de solution"/"no solution" declares (TA-7 R3).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from companion.core import IllegalAction, Match, fold
+from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refuse
+from companion.narration import Msg, Priority, Raw, Utterance, say
+
+from . import narration
+from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, move_score, token_value, value_of
+from .narration import direction, equation_msg, number_msg
+from .rules import ENTRY, OVER, Declare, EnterRow, Kissa, Move, StartPlay, State, tokens_left
+
+NUMBER_WORDS = {
+    "zero": 0, "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3,
+    "quatre": 4, "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8,
+    "eight": 8, "neuf": 9, "nine": 9, "dix": 10, "ten": 10,
+}
+EMPTY_WORDS = {"vide", "point", "rien", "empty", "blank", "dot", "none"}
+
+# multi-word phrases made single tokens before parsing, longest first
+PHRASES = [
+    (r"en diagonale vers le bas a droite|diagonale bas droite|vers le bas a droite|en bas a droite|diagonal down right|down right|down and right", "dir_down_right"),
+    (r"en diagonale vers le bas a gauche|diagonale bas gauche|vers le bas a gauche|en bas a gauche|diagonal down left|down left|down and left", "dir_down_left"),
+    (r"en diagonale vers le haut a droite|diagonale haut droite|vers le haut a droite|en haut a droite|diagonal up right|up right|up and right", "dir_up_right"),
+    (r"en diagonale vers le haut a gauche|diagonale haut gauche|vers le haut a gauche|en haut a gauche|diagonal up left|up left|up and left", "dir_up_left"),
+    (r"vers le bas|en descendant|verticalement|vertical|en bas|down|downwards", "dir_down"),
+    (r"vers le haut|en montant|en haut|upwards|up", "dir_up"),
+    (r"vers la droite|horizontalement|horizontal|a droite|rightwards|right|across", "dir_right"),
+    (r"vers la gauche|a gauche|leftwards|left", "dir_left"),
+    (r"multiplie par|multiplied by|fois|times|multiplie|x", "op_times"),
+    (r"plus|et|and", "op_plus"),
+    (r"egalent|egale|egal|font|fait|donnent|donne|equals|equal|makes|make|gives|give|is", "op_eq"),
+]
+_PHRASE_RES = [(re.compile(r"\b(?:" + p + r")\b"), tok) for p, tok in PHRASES]
+_CELL = re.compile(r"^([a-j])(10|[1-9])$")
+PREPOSITIONS = {"en", "at", "in", "sur", "on", "a", "de", "from", "case", "cell"}
+
+ROW_WORDS = r"(?:ligne|rangee|row|line|rang)"
+COL_WORDS = r"(?:colonne|column|col)"
+
+
+def _has(folded: str, *words: str) -> bool:
+    return any(re.search(r"\b" + re.escape(w) + r"\b", folded) for w in words)
+
+
+def _symbols(text: str) -> str:
+    """Signs are words before folding removes them: + = × * and x between numbers."""
+    text = re.sub(r"(?<=\d)\s*[x×*]\s*(?=\d)", " fois ", text)
+    return text.replace("+", " plus ").replace("=", " egale ").replace("×", " fois ").replace("*", " fois ")
+
+
+def parse_cell_words(words: list[str], i: int) -> tuple[int, int] | None:
+    """A cell at words[i] ("e5", or "e" "5", or "e" "cinq"): (cell index, words used)."""
+    if i >= len(words):
+        return None
+    m = _CELL.match(words[i])
+    if m:
+        return (int(m.group(2)) - 1) * SIZE + COLUMNS.index(m.group(1).upper()), 1
+    if len(words[i]) == 1 and words[i] in "abcdefghij" and i + 1 < len(words):
+        nxt = words[i + 1]
+        n = int(nxt) if nxt.isdigit() else NUMBER_WORDS.get(nxt)
+        if n is not None and 1 <= n <= SIZE:
+            return (n - 1) * SIZE + COLUMNS.index(words[i].upper()), 2
+    return None
+
+
+def find_cell(folded: str) -> int | None:
+    words = folded.split()
+    for i in range(len(words)):
+        got = parse_cell_words(words, i)
+        if got:
+            return got[0]
+    return None
+
+
+class Spec:
+    """A number as said: its value, and where it starts and which way, when said."""
+
+    def __init__(self, value: int, cell: int | None = None, way: str | None = None) -> None:
+        self.value, self.cell, self.way = value, cell, way
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Spec({self.value}, {self.cell}, {self.way})"
+
+
+def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
+    """(op, [a, b, c]) from "a op b = c" or "c = a op b"; None when it is not an equation."""
+    folded = fold(_symbols(text))
+    for rx, tok in _PHRASE_RES:
+        folded = rx.sub(" " + tok + " ", folded)
+    words = folded.split()
+    items: list[Any] = []  # Spec or "op_plus"/"op_times"/"op_eq"
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("op_plus", "op_times", "op_eq"):
+            items.append(w)
+            i += 1
+            continue
+        if w.isdigit():
+            spec = Spec(int(w))
+            i += 1
+            if i < len(words) and words[i] in PREPOSITIONS and parse_cell_words(words, i + 1):
+                i += 1
+            got = parse_cell_words(words, i)
+            if got:
+                spec.cell = got[0]
+                i += got[1]
+            if i < len(words) and words[i].startswith("dir_"):
+                spec.way = words[i][4:]
+                i += 1
+            items.append(spec)
+            continue
+        i += 1  # filler words ("je joue", "alors"...)
+    kinds = ["n" if isinstance(x, Spec) else x for x in items]
+    if kinds == ["n", "op_plus", "n", "op_eq", "n"] or kinds == ["n", "op_times", "n", "op_eq", "n"]:
+        return (TIMES if kinds[1] == "op_times" else PLUS), [items[0], items[2], items[4]]
+    if kinds == ["n", "op_eq", "n", "op_plus", "n"] or kinds == ["n", "op_eq", "n", "op_times", "n"]:
+        return (TIMES if kinds[3] == "op_times" else PLUS), [items[2], items[4], items[0]]
+    return None
+
+
+class KissaUI(GameUI):
+    game: Kissa
+
+    def __init__(self, game: Kissa) -> None:
+        super().__init__(game)
+        self.whole: dict[int, bool] = {}  # seat -> lines read as whole numbers
+        self.hints: dict[int, tuple[int, int]] = {}  # seat -> (moves made, hint level)
+
+    # --- understanding ---------------------------------------------------------------------
+    def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        state: State = match.state
+        folded = fold(_symbols(text))
+        if not folded:
+            return None
+        if state.phase == ENTRY:
+            got = self._parse_entry(folded, match, seat)
+            if got is not None:
+                return got
+        eq = parse_equation(text)
+        if eq is not None:
+            return self._move_intent(eq[0], eq[1], match, seat)
+        return self._parse_query(folded, match, seat)
+
+    def _parse_entry(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        state: State = match.state
+        m = re.match(r"^(?:" + ROW_WORDS + r")\s+(\w+)\s*(.*)$", folded)
+        row: int | None = None
+        rest = folded
+        if m:
+            word = m.group(1)
+            row = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+            rest = m.group(2)
+            if row is None:
+                return None
+        digits = self._digits(rest if m else folded)
+        if digits is not None:
+            if row is None:
+                missing = [r for r in range(SIZE) if not state.rows[r]]
+                if not missing:
+                    return Refuse([say("kissa.say_which_row", priority=Priority.IMPORTANT, earcon="error", to=seat)])
+                row = missing[0] + 1
+            if not 1 <= row <= SIZE:
+                return Refuse([say("kissa.refused.bad_row", row=row, priority=Priority.IMPORTANT, earcon="error", to=seat)])
+            if len(digits) != SIZE:
+                return Refuse([say("kissa.row_length", n=len(digits), row=row, priority=Priority.IMPORTANT, earcon="error", to=seat)])
+            return Act(EnterRow(row - 1, digits))
+        if _has(folded, "commencer", "commence", "commencez", "jouer", "on joue", "start", "begin", "play", "c est bon", "c est parti", "go", "starts", "begins"):
+            first = 0
+            for s, name in enumerate(match.players):
+                if fold(name) and _has(folded, fold(name)):
+                    first = s
+            return Act(StartPlay(first))
+        return None
+
+    @staticmethod
+    def _digits(text: str) -> str | None:
+        """Dictated or typed cells: "5 3 6 5 0 2 3 0 1 8", "5365023018", "cinq trois vide..."."""
+        out = []
+        for w in text.split():
+            if w.isdigit():
+                out.append(w)
+            elif w in NUMBER_WORDS and NUMBER_WORDS[w] <= 9:
+                out.append(str(NUMBER_WORDS[w]))
+            elif w in EMPTY_WORDS:
+                out.append(".")
+            else:
+                return None
+        joined = "".join(out)
+        return joined if joined else None
+
+    def _parse_query(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        state: State = match.state
+        board = state.board
+        words = folded.split()
+        m = re.search(r"\b" + ROW_WORDS + r"\s+(\w+)\b", folded)
+        if m:
+            n = int(m.group(1)) if m.group(1).isdigit() else NUMBER_WORDS.get(m.group(1))
+            if n is None or not 1 <= n <= SIZE:
+                return self._answer(seat, say("kissa.no_such_row", priority=Priority.TEXT, to=seat))
+            return self._answer(seat, self.read_line(board, [(n - 1) * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=n), seat))
+        m = re.search(r"\b" + COL_WORDS + r"\s+([a-j])\b", folded)
+        if m:
+            c = COLUMNS.index(m.group(1).upper())
+            return self._answer(seat, self.read_line(board, [r * SIZE + c for r in range(SIZE)], Msg("kissa.col_name", col=m.group(1).upper()), seat))
+        if _has(folded, "en nombres", "nombres entiers", "nombres", "as numbers", "numbers", "whole numbers", "whole"):
+            self.whole[seat] = True
+            return self._answer(seat, say("kissa.style_whole", priority=Priority.TEXT, to=seat))
+        if _has(folded, "chiffre par chiffre", "chiffres", "digit by digit", "digits"):
+            self.whole[seat] = False
+            return self._answer(seat, say("kissa.style_digits", priority=Priority.TEXT, to=seat))
+        if _has(folded, "pas de solution", "aucune solution", "je ne trouve pas", "je ne trouve rien", "bloque", "bloquee",
+                "no solution", "i m stuck", "stuck", "i can t find", "cannot find", "je passe", "pass"):
+            return self._declare(match, seat)
+        if _has(folded, "indice", "hint", "aide moi", "un indice", "help me", "clue"):
+            return self._hint(match, seat)
+        if _has(folded, "solution", "meilleur coup", "best move", "meilleur", "best"):
+            return self._best(match, seat)
+        if _has(folded, "coups", "combien de coups", "moves", "how many moves", "solutions", "possibilites"):
+            return self._count(match, seat)
+        if _has(folded, "autour", "around", "voisins", "voisin", "neighbours", "neighbors", "neighbourhood", "alentours", "near"):
+            cell = find_cell(folded)
+            if cell is None:
+                return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat))
+            return self._answer(seat, self.read_around(board, cell, seat))
+        m = re.search(r"\b(?:ou|where|les|the|tous les|all the)\b.*?\b(\d)s?\b", folded) or re.fullmatch(r"(\d)s", folded)
+        if m and not find_cell(folded):
+            return self._answer(seat, self.read_digit(board, int(m.group(1)), seat))
+        if _has(folded, "jetons", "tokens", "combien", "how many", "reste", "restant", "left", "pions"):
+            return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat))
+        if _has(folded, "plateau", "board", "tablier", "tout"):
+            return Answer(
+                [self.read_line(board, [r * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=r + 1), seat) for r in range(SIZE)]
+            )
+        if _has(folded, "scores", "score", "points"):
+            return Answer(self.status(match, seat))
+        if len(words) <= 2:
+            cell = find_cell(folded)
+            if cell is not None:
+                return self._answer(seat, self.read_cell(board, cell, seat))
+        return None
+
+    @staticmethod
+    def _answer(seat: int, utt: Utterance) -> Answer:
+        return Answer([utt])
+
+    # --- moves -------------------------------------------------------------------------------
+    def _move_intent(self, op: str, specs: list[Spec], match: Match[Any, Any], seat: int) -> Intent:
+        state: State = match.state
+        if state.phase == ENTRY:
+            return Refuse([say("kissa.refused.board_not_ready", priority=Priority.IMPORTANT, earcon="error", to=seat)])
+        if state.phase == OVER:
+            return Refuse([say("kissa.refused.game_over", priority=Priority.IMPORTANT, earcon="error", to=seat)])
+        finder = self.game.finder(state.board)
+        cands: list[list[tuple[int, ...]]] = []
+        for spec in specs:
+            found = [
+                n.cells for n in finder.numbers
+                if n.value == spec.value
+                and (spec.cell is None or n.cells[0] == spec.cell)
+                and (spec.way is None or direction(n.cells) == spec.way)
+            ]
+            if not found and spec.cell is not None and spec.way is None:
+                # the player may have named the number's last cell, as read backwards
+                found = [n.cells for n in finder.numbers if n.value == spec.value and spec.cell in n.cells]
+            if not found:
+                where = number_msg(spec.value, [spec.cell]) if spec.cell is not None else str(spec.value)
+                return Refuse([say("kissa.no_such_number", number=where, priority=Priority.IMPORTANT, earcon="error", to=seat)])
+            cands.append(found)
+        legal: list[Move] = []
+        first_error: IllegalAction | None = None
+        for a, b, c in itertools.islice(itertools.product(*cands), 20000):
+            move = Move(op, a, b, c)
+            try:
+                self.game.check(state, seat, move)
+            except IllegalAction as exc:
+                first_error = first_error or exc
+                continue
+            legal.append(self.game.normalize(state.board, move))
+        legal = list(dict.fromkeys(legal))
+        if not legal:
+            assert first_error is not None
+            return Refuse(self.refusal(first_error, match, seat))
+        return self._narrow(legal, match, seat)
+
+    def _narrow(self, legal: list[Move], match: Match[Any, Any], seat: int) -> Intent:
+        if len(legal) == 1:
+            return self._confirm(legal[0], match, seat)
+        board = match.state.board
+        # the first number that differs between the readings left: ask which one
+        for role in ("a", "b", "c"):
+            options = list(dict.fromkeys(getattr(m, role) for m in legal))
+            if len(options) > 1:
+                break
+        value = value_of(board, options[0])
+        shown = options[:8]
+        question = say(
+            "kissa.which_number",
+            value=str(value),
+            n=len(options),
+            places=[Msg("kissa.option", k=k + 1, where=number_msg(value, cells)) for k, cells in enumerate(shown)],
+            priority=Priority.MESSAGE,
+            earcon="question",
+            to=seat,
+        )
+
+        def resolve(text: str) -> Intent | None:
+            folded = fold(text)
+            picked = self._pick(folded, shown)
+            if picked is None:
+                return None
+            return self._narrow([m for m in legal if getattr(m, role) == picked], match, seat)
+
+        return Ask(question, resolve)
+
+    @staticmethod
+    def _pick(folded: str, options: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
+        ordinals = {"premier": 1, "premiere": 1, "first": 1, "deuxieme": 2, "second": 2, "seconde": 2,
+                    "troisieme": 3, "third": 3, "quatrieme": 4, "fourth": 4, "cinquieme": 5, "fifth": 5}
+        words = folded.split()
+        cell = find_cell(folded)
+        way = None
+        rewritten = folded
+        for rx, tok in _PHRASE_RES[:8]:
+            rewritten = rx.sub(" " + tok + " ", rewritten)
+        for w in rewritten.split():
+            if w.startswith("dir_"):
+                way = w[4:]
+        if cell is not None:
+            fits = [o for o in options if o[0] == cell and (way is None or direction(o) == way)]
+            if not fits:
+                fits = [o for o in options if cell in o and (way is None or direction(o) == way)]
+            return fits[0] if len(fits) == 1 else None
+        if way is not None:
+            fits = [o for o in options if direction(o) == way]
+            return fits[0] if len(fits) == 1 else None
+        for w in words:
+            k = int(w) if w.isdigit() and len(words) <= 2 else ordinals.get(w)
+            if k is not None and 1 <= k <= len(options):
+                return options[k - 1]
+        return None
+
+    def _confirm(self, move: Move, match: Match[Any, Any], seat: int) -> Intent:
+        board = match.state.board
+        values = [value_of(board, x) for x in (move.a, move.b, move.c)]
+        upgraded = False
+        if move.op == PLUS and values[0] and values[1] and values[0] * values[1] == values[2]:
+            move = Move(TIMES, move.a, move.b, move.c)  # TA-5: both hold, the product scores more
+            upgraded = True
+        left = tokens_left(board) - len(move.a) - len(move.b) - len(move.c)
+        score = move_score(values, move.op, left)
+        eq = equation_msg(move.op, values, [move.a, move.b, move.c])
+        msg_id = "kissa.confirm_upgraded" if upgraded else "kissa.confirm_move"
+        return Confirm(move, say(msg_id, equation=eq, n=score, priority=Priority.MESSAGE, earcon="question", to=seat))
+
+    def _declare(self, match: Match[Any, Any], seat: int) -> Intent:
+        state: State = match.state
+        if not self.game.config["physical"]:
+            return Refuse([say("kissa.refused.declare_physical_only", priority=Priority.IMPORTANT, earcon="error", to=seat)])
+        if state.phase != "play":
+            return Refuse([say("kissa.refused.board_not_ready", priority=Priority.IMPORTANT, earcon="error", to=seat)])
+        penalty = 2 * sum(token_value(d) for d in state.board if d != EMPTY)
+        return Confirm(Declare(), say("kissa.confirm_declare", n=penalty, priority=Priority.MESSAGE, earcon="question", to=seat))
+
+    # --- help from the finder ---------------------------------------------------------------------
+    def _hint(self, match: Match[Any, Any], seat: int) -> Intent:
+        state: State = match.state
+        if state.phase != "play":
+            return self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
+        finder = self.game.finder(state.board)
+        best = finder.best(1)
+        if not best:
+            return self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
+        moves_made, level = self.hints.get(seat, (-1, 0))
+        level = level + 1 if moves_made == state.moves else 1
+        self.hints[seat] = (state.moves, level)
+        op, a, b, c, score = best[0]
+        nums = finder.numbers
+        if level == 1:
+            utt = say("kissa.hint_cell", cell=narration.cell_name(nums[c].cells[0]), priority=Priority.TEXT, to=seat)
+        elif level == 2:
+            utt = say("kissa.hint_result", value=str(nums[c].value), op=Msg("kissa.op_times" if op == TIMES else "kissa.op_plus"), priority=Priority.TEXT, to=seat)
+        else:
+            eq = equation_msg(op, [nums[x].value for x in (a, b, c)], [nums[x].cells for x in (a, b, c)])
+            utt = say("kissa.hint_move", equation=eq, n=score, priority=Priority.TEXT, to=seat)
+        return self._answer(seat, utt)
+
+    def _best(self, match: Match[Any, Any], seat: int) -> Intent:
+        state: State = match.state
+        if state.phase != "play":
+            return self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
+        finder = self.game.finder(state.board)
+        best = finder.best(1)
+        if not best:
+            return self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
+        op, a, b, c, score = best[0]
+        nums = finder.numbers
+        eq = equation_msg(op, [nums[x].value for x in (a, b, c)], [nums[x].cells for x in (a, b, c)])
+        return self._answer(seat, say("kissa.hint_move", equation=eq, n=score, priority=Priority.TEXT, to=seat))
+
+    def _count(self, match: Match[Any, Any], seat: int) -> Intent:
+        state: State = match.state
+        if state.phase != "play":
+            return self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
+        finder = self.game.finder(state.board)
+        best = finder.best(1)
+        n = finder.count()
+        if not best:
+            return self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
+        return self._answer(seat, say("kissa.move_count", n=n, best=best[0][4], priority=Priority.TEXT, to=seat))
+
+    # --- readings ------------------------------------------------------------------------------
+    def read_line(self, board: Sequence[int], cells: list[int], name: Msg, seat: int) -> Utterance:
+        if not self.whole.get(seat):
+            items: list[Any] = [narration.digit_word(board[x]) for x in cells]
+            return say("kissa.line_digits", line=name, items=items, priority=Priority.TEXT, to=seat)
+        items = []
+        for occupied, group in itertools.groupby(cells, key=lambda x: board[x] != EMPTY):
+            run = list(group)
+            first, last = narration.cell_name(run[0]), narration.cell_name(run[-1])
+            if occupied:
+                digits = "".join(str(board[x]) for x in run)
+                if len(run) == 1:
+                    items.append(Msg("kissa.run_one", value=digits, cell=first))
+                else:
+                    items.append(Msg("kissa.run_many", value=digits, first=first, last=last))
+            elif len(run) == 1:
+                items.append(Msg("kissa.gap_one", cell=first))
+            else:
+                items.append(Msg("kissa.gap_many", first=first, last=last, n=len(run)))
+        return say("kissa.line_whole", line=name, items=items, priority=Priority.TEXT, to=seat)
+
+    def read_cell(self, board: Sequence[int], cell: int, seat: int) -> Utterance:
+        return say("kissa.cell_is", cell=narration.cell_name(cell), what=narration.digit_word(board[cell]), priority=Priority.TEXT, to=seat)
+
+    def read_around(self, board: Sequence[int], cell: int, seat: int) -> Utterance:
+        r0, c0 = divmod(cell, SIZE)
+        items = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = r0 + dr, c0 + dc
+                if (dr, dc) == (0, 0) or not (0 <= r < SIZE and 0 <= c < SIZE):
+                    continue
+                x = r * SIZE + c
+                items.append(Msg("kissa.cell_short", cell=narration.cell_name(x), what=narration.digit_word(board[x])))
+        return say("kissa.around", cell=narration.cell_name(cell), what=narration.digit_word(board[cell]), items=items, priority=Priority.TEXT, to=seat)
+
+    def read_digit(self, board: Sequence[int], digit: int, seat: int) -> Utterance:
+        where = [narration.cell_name(x) for x in range(SIZE * SIZE) if board[x] == digit]
+        if not where:
+            return say("kissa.digit_nowhere", digit=str(digit), priority=Priority.TEXT, to=seat)
+        return say("kissa.digit_where", digit=str(digit), n=len(where), cells=where, priority=Priority.TEXT, to=seat)
+
+    # --- speaking --------------------------------------------------------------------------------
+    def narrate(self, event: Any, match: Match[Any, Any]) -> list[Utterance]:
+        return narration.narrate(event, match)
+
+    def help(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        state: State = match.state
+        to = seat
+        if state.phase == ENTRY:
+            return [say("kissa.help_entry", priority=Priority.TEXT, to=to)]
+        out = []
+        if state.phase == "play" and seat == state.turn:
+            out.append(say("kissa.help_move", priority=Priority.TEXT, to=to))
+            if self.game.config["physical"]:
+                out.append(say("kissa.help_declare", priority=Priority.TEXT, to=to))
+        elif state.phase == "play":
+            out.append(say("kissa.help_wait", player=Raw(match.players[state.turn]), priority=Priority.TEXT, to=to))
+        out.append(say("kissa.help_read", priority=Priority.TEXT, to=to))
+        return out
+
+    def status(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        state: State = match.state
+        scores = [Msg("kissa.player_score", player=Raw(name), n=state.scores[s]) for s, name in enumerate(match.players)]
+        if state.phase == ENTRY:
+            missing = [str(r + 1) for r in range(SIZE) if not state.rows[r]]
+            return [say("kissa.status_entry", rows=missing, n=len(missing), priority=Priority.TEXT, to=seat)]
+        if state.phase == OVER:
+            return [say("kissa.status_over", scores=scores, priority=Priority.TEXT, to=seat)]
+        return [
+            say(
+                "kissa.status",
+                player=Raw(match.players[state.turn]),
+                scores=scores,
+                n=tokens_left(state.board),
+                priority=Priority.TEXT,
+                to=seat,
+            )
+        ]
+
+    def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        d = dict(exc.detail)
+        params: dict[str, Any] = {}
+        if "role" in d:
+            params["role"] = Msg(f"kissa.role.{d['role']}")
+        if "cells" in d:
+            params["cells"] = " ".join(d["cells"])
+        for key in ("cell", "a", "b", "c", "expected", "row", "digits", "first", "n"):
+            if key in d:
+                params[key] = str(d[key]) if key in ("a", "b", "c", "expected") else d[key]
+        if "rows" in d:
+            params["rows"] = [str(r) for r in d["rows"]]
+        if "op" in d:
+            params["op"] = Msg("kissa.op_times" if d["op"] == TIMES else "kissa.op_plus")
+        if "current" in d and d["current"] is not None:
+            params["player"] = Raw(match.players[d["current"]])
+        msg_id = f"kissa.refused.{exc.code}"
+        return [Utterance((Msg(msg_id, **params),), Priority.IMPORTANT, "error", seat)]
+
+    def rule_chapter(self, match: Match[Any, Any]) -> str | None:
+        state: State = match.state
+        if state.phase == ENTRY:
+            return "setup"
+        if state.phase == OVER:
+            return "scoring"
+        return "turn"
