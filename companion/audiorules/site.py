@@ -174,7 +174,8 @@ def index_page(mans: dict[tuple[str, str], Manifest]) -> str:
         out += [f"<h2>{escape(mans[(game, lang)].title)}</h2>", '<ul class="langs">']
         for lg in LANGS:
             out.append(
-                f'<li><a href="{game}/{lg}/" hreflang="{lg}" lang="{lg}">{escape(_t(lg, "rules.lang_name"))}</a></li>'
+                f'<li><a href="{game}/{lg}/" hreflang="{lg}" lang="{lg}">'
+                f'{escape(_t(lg, "rules.page_title", game=mans[(game, lg)].title))}</a></li>'
             )
         out.append("</ul>")
     out += ["</main>", f"<footer><p>{escape(_t(lang, 'rules.page_footer'))}</p></footer>", "</body>", "</html>", ""]
