@@ -1,0 +1,168 @@
+"""What players say to the 2kissa10 companion, understood and answered, in French and English."""
+
+import pytest
+
+from companion.core import Match
+from companion.games.base import Act, Answer, Ask, Confirm, Refuse
+from companion.games.kissa import UI, Rules
+from companion.games.kissa.rules import EnterRow, Move, StartPlay, State
+from companion.narration import Verbosity, catalog
+from tests.kissa.helpers import board_with, cells
+
+SEED = dict(A1=1, B1=0, C4=2, C5=9, E2=3, F2=9, A7=2, B7=9, C7=0, J10=5)
+
+
+def setup(board=None, **options):
+    game = Rules(**options)
+    ui = UI(game)
+    m = Match(game, ["Anne", "Alain"], seed=1)
+    if board is not None:
+        m.state = State(tuple(board), (0, 0), 0, "play", (True,) * 10)
+    return game, ui, m
+
+
+def text(utt, lang="fr", verbosity=Verbosity.NORMAL):
+    cat = catalog(lang)
+    old, cat.strict = cat.strict, True
+    try:
+        return cat.render(utt, verbosity)
+    finally:
+        cat.strict = old
+
+
+def say_all(intent, lang="fr"):
+    if isinstance(intent, (Answer, Refuse)):
+        return " | ".join(text(u, lang) for u in intent.utterances)
+    if isinstance(intent, (Confirm, Ask)):
+        return text(intent.question, lang)
+    raise AssertionError(intent)
+
+
+def test_a_move_said_in_full_is_read_back_with_its_score():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("10 en A1 plus 29 en C4 vers le bas égale 39 en E2", m, 0)
+    assert isinstance(got, Confirm)
+    assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
+    assert say_all(got) == "10 en A1 vers la droite plus 29 en C4 vers le bas égale 39 en E2 vers la droite : 34 points. On joue ?"
+    en = ui.parse("10 at A1 plus 29 at C4 down equals 39 at E2", m, 0)
+    assert en.action == got.action
+    assert say_all(en, "en").endswith(": 34 points. Play it?")
+
+
+def test_a_number_in_two_places_is_asked_about():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("10 + 29 = 39", m, 0)
+    assert isinstance(got, Ask)
+    question = say_all(got)
+    assert "Quel 29" in question and "C4" in question and "A7" in question
+    assert got.resolve("blabla") is None
+    done = got.resolve("C4")
+    assert isinstance(done, Confirm) and done.action.b == cells("C4", "C5")
+    other = got.resolve("le deuxième")
+    assert isinstance(other, Confirm) and other.action.b != done.action.b
+
+
+def test_multiplication_and_result_first():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("290 en A7 égale 10 fois 29 en C4", m, 0)
+    assert isinstance(got, Confirm) and got.action.op == "*"
+    assert "86 points" in say_all(got)
+
+
+def test_wrong_or_missing_numbers_are_refused_with_the_reason():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("10 plus 29 en C4 égale 290", m, 0)
+    assert isinstance(got, Refuse) and "Faux : cette addition donne 39, pas 290." in say_all(got)
+    got = ui.parse("10 plus 29 égale 38", m, 0)
+    assert isinstance(got, Refuse) and "Je ne trouve pas 38" in say_all(got)
+    got = ui.parse("10 times 29 at C4 equals 39", m, 0)
+    assert "this multiplication gives 290, not 39" in say_all(got, "en")
+
+
+def test_both_relations_read_back_as_the_product():
+    _, ui, m = setup(board_with(A1=2, C1=2, E1=4, J10=5))
+    got = ui.parse("2 plus 2 égale 4", m, 0)
+    assert isinstance(got, Confirm) and got.action.op == "*"
+    assert say_all(got).startswith("Aussi juste en multiplication")
+
+
+def test_board_readings():
+    _, ui, m = setup(board_with(**SEED))
+    assert say_all(ui.parse("ligne 1", m, 0)) == "Ligne 1 : 1, 0, vide, vide, vide, vide, vide, vide, vide et vide."
+    assert say_all(ui.parse("column C", m, 1), "en").startswith("Column C: empty, empty, empty, 2, 9, empty, 0,")
+    assert say_all(ui.parse("E2", m, 0)) == "E2 : 3."
+    assert say_all(ui.parse("autour de B2", m, 0)).startswith("B2 : vide. Autour : A1 1, B1 0, C1 vide,")
+    assert say_all(ui.parse("où sont les 9", m, 0)) == "3 fois le 9 : F2, C5 et B7."
+    assert say_all(ui.parse("where are the 7s", m, 0), "en") == "There is no 7 left on the board."
+    assert say_all(ui.parse("jetons", m, 0)) == "Il reste 10 jetons, valeur 60."
+    ui.parse("en nombres", m, 0)
+    assert say_all(ui.parse("ligne 7", m, 0)) == "Ligne 7 : 290 de A7 à C7 et vide de D7 à J7."
+    ui.parse("digit by digit", m, 0)
+    assert say_all(ui.parse("row 7", m, 0), "en").startswith("Row 7: 2, 9, 0, empty")
+    board = ui.parse("plateau", m, 0)
+    assert isinstance(board, Answer) and len(board.utterances) == 10
+    assert all(u.to == 0 for u in ui.parse("ligne 2", m, 0).utterances)
+
+
+def test_hints_give_a_little_more_each_time():
+    _, ui, m = setup(board_with(**SEED))
+    first = say_all(ui.parse("indice", m, 0))
+    second = say_all(ui.parse("indice", m, 0))
+    third = say_all(ui.parse("indice", m, 0))
+    assert first.startswith("Indice : il y a un bon coup qui utilise la case")
+    assert second == "Indice : une multiplication dont le résultat est 290."
+    assert third.startswith("Meilleur coup : 10 en A1 vers la droite fois 29")
+    assert "86 points" in third
+    assert "legal move" in say_all(ui.parse("how many moves", m, 0), "en")
+
+
+def test_physical_entry_by_typing_and_dictation():
+    game, ui, m = setup(physical=True)
+    got = ui.parse("ligne 1 : 5 3 6 5 0 2 3 0 1 8", m, 0)
+    assert got == Act(EnterRow(0, "5365023018"))
+    m.play(0, got.action)
+    got = ui.parse("cinq trois vide six cinq zéro deux trois zéro un", m, 0)
+    assert got == Act(EnterRow(1, "53.6502301"))
+    got = ui.parse("row 3: 1 2 3", m, 0)
+    assert isinstance(got, Refuse) and "I hear 3 cells" in say_all(got, "en")
+    got = ui.parse("commencer, Alain commence", m, 0)
+    assert got == Act(StartPlay(1))
+    assert "Saisie du plateau" in text(ui.status(m, 0)[0])
+
+
+def test_declare_only_at_a_physical_table():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("pas de solution", m, 0)
+    assert isinstance(got, Refuse) and "indice" in say_all(got)
+    _, ui, m = setup(board_with(**SEED), physical=True)
+    got = ui.parse("no solution", m, 0)
+    assert isinstance(got, Confirm) and "120 points" in say_all(got, "en")
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("verbosity", list(Verbosity))
+def test_help_and_status_are_said_in_every_phase(lang, verbosity):
+    for options in ({}, {"physical": True}):
+        _, ui, m = setup(**options)
+        for seat in (0, 1, None):
+            for utt in ui.help(m, seat) + ui.status(m, seat):
+                assert text(utt, lang, verbosity)
+
+
+def test_refusals_of_the_match_are_worded():
+    from companion.core import IllegalAction
+
+    _, ui, m = setup(board_with(**SEED))
+    for move in (
+        Move("+", cells("A1", "B1"), cells("A1", "B1"), cells("E2", "F2")),
+        Move("*", cells("B1"), cells("C4", "C5"), cells("E2", "F2")),
+        Move("+", cells("B1", "A1"), cells("C4", "C5"), cells("E2", "F2")),
+        Move("+", cells("A1", "B1"), cells("C4", "C6"), cells("E2", "F2")),
+    ):
+        with pytest.raises(IllegalAction) as exc:
+            m.play(0, move)
+        for lang in ("fr", "en"):
+            assert all(text(u, lang) for u in ui.refusal(exc.value, m, 0))
+    with pytest.raises(IllegalAction) as exc:
+        m.play(1, Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2")))
+    assert text(ui.refusal(exc.value, m, 1)[0]) == "Ce n'est pas ton tour : c'est à Anne."
