@@ -86,6 +86,25 @@ def resample(samples: np.ndarray, sr: int, to_sr: int) -> np.ndarray:
 # --- sinks -------------------------------------------------------------------------------
 
 
+class _Pacer:
+    """Makes writes take the time their audio lasts, as a sound device does: a block is
+    accepted when the previous one starts to be heard."""
+
+    def __init__(self) -> None:
+        self._clock = 0.0
+
+    def wait(self, seconds: float) -> None:
+        now = time.perf_counter()
+        start = max(self._clock, now)
+        self._clock = start + seconds
+        delay = start - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+
+    def reset(self) -> None:
+        self._clock = time.perf_counter()
+
+
 class Sink:
     kind = "null"
     realtime = False
@@ -124,8 +143,12 @@ class FileSink(Sink):
 
     kind = "file"
 
-    def __init__(self, path: Path | str, sample_rate: int = 22050) -> None:
+    def __init__(self, path: Path | str, sample_rate: int = 22050, realtime: bool = False) -> None:
+        """`realtime`: write at the pace of a sound device, so that the file holds what a
+        listener would have heard, cuts included (used in place of a missing device)."""
         self.path = Path(path)
+        self.realtime = realtime
+        self._pacer = _Pacer()
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -159,6 +182,11 @@ class FileSink(Sink):
                 return
             self._fh.write(pcm)
             self._data_size += len(pcm)
+        if self.realtime:
+            self._pacer.wait(len(data) / self.sample_rate)
+
+    def discard(self) -> None:
+        self._pacer.reset()
 
     def _patch(self) -> None:
         end = self._fh.tell()
@@ -263,7 +291,7 @@ class RecordingSink(Sink):
         self.audio: list[tuple[np.ndarray, int]] = []
         self._by_item: dict[Item, RecordedItem] = {}
         self._current: RecordedItem | None = None
-        self._clock = 0.0
+        self._pacer = _Pacer()
         self._lock = threading.Lock()
 
     def record(self, item: Item) -> RecordedItem:
@@ -280,7 +308,6 @@ class RecordingSink(Sink):
         rec = self.record(item)
         rec.started = time.perf_counter()
         self._current = rec
-        self._clock = max(self._clock, time.perf_counter())
 
     def write(self, block: np.ndarray, sr: int) -> None:
         now = time.perf_counter()
@@ -289,14 +316,10 @@ class RecordingSink(Sink):
         if self.keep_audio:
             self.audio.append((block.copy(), sr))
         if self.realtime:
-            self._clock = max(self._clock, now) + len(block) / sr
-            # A device accepts a block when the previous one is being played.
-            delay = self._clock - len(block) / sr - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
+            self._pacer.wait(len(block) / sr)
 
     def discard(self) -> None:
-        self._clock = time.perf_counter()
+        self._pacer.reset()
 
     def end(self, item: Item) -> None:
         rec = self.record(item)

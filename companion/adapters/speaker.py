@@ -110,7 +110,7 @@ class Speaker:
         new: Sink = NullSink()
         if self.fallback_wav is not None:
             try:
-                new = FileSink(self.fallback_wav)
+                new = FileSink(self.fallback_wav, realtime=True)
             except AudioUnavailable:
                 new = NullSink()
         note = _output_note(new, OutputSpec(new.kind, path=self.fallback_wav), failed=str(exc))
@@ -337,7 +337,7 @@ def open_speaker(
             sink = NullSink()
             if fallback_wav is not None:
                 try:
-                    sink = FileSink(fallback_wav)
+                    sink = FileSink(fallback_wav, realtime=True)
                 except AudioUnavailable as exc2:
                     failed = f"{failed}; {exc2.reason}"
     speaker = Speaker(eng, sink, lang, profile, notes, spec, fallback_wav)

@@ -135,3 +135,31 @@ def test_other_engines_on_the_device(tmp_path, engine):
     r = result(run(tmp_path, "device", script=script))
     assert r["kind"] == "device" and r["done"] and not r["errors"]
     assert r["describe"][0].startswith("Voix : ")
+
+
+TWO = r"""
+import json
+from companion.adapters.speaker import open_speaker
+from companion.narration import Priority, catalog
+table = open_speaker("espeak-ng", "device", "fr")
+marie = open_speaker("espeak-ng", "device:default:left", "fr")
+paul = open_speaker("espeak-ng", "device:default:right", "en")
+items = [table.say("Au tour de Marie.", Priority.MESSAGE),
+         marie.say("Ta main : trois, cinq, neuf.", Priority.TEXT, earcon="private"),
+         paul.say("Your hand: two, four.", Priority.TEXT, earcon="private")]
+ok = all(s.wait(10) for s in (table, marie, paul))
+print(json.dumps({"kinds": [s.sink.kind for s in (table, marie, paul)], "ok": ok,
+                  "done": [i.done.is_set() and not i.cut for i in items],
+                  "describe": [catalog("fr").render(s.describe()[-1]) for s in (table, marie, paul)],
+                  "errors": [e for s in (table, marie, paul) for e in s.player.errors]}))
+for s in (table, marie, paul):
+    s.close()
+"""
+
+
+def test_table_and_two_private_channels_at_once(tmp_path):
+    r = result(run(tmp_path, "", script=TWO, argv=[]))
+    assert r["kinds"] == ["device", "device", "device"] and r["ok"] and all(r["done"])
+    assert r["describe"] == ["Sortie : default.", "Sortie : côté gauche de default.",
+                             "Sortie : côté droit de default."]
+    assert r["errors"] == []

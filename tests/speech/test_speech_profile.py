@@ -136,3 +136,25 @@ def test_resample_keeps_duration_and_pitch():
     assert len(out) == 22050
     spectrum = np.abs(np.fft.rfft(out))
     assert abs(np.argmax(spectrum) * 22050 / len(out) - 440) < 2
+
+
+def test_file_in_place_of_a_device_holds_what_would_have_been_heard(tmp_path):
+    """Paced like a device, so a cut sentence is cut in the file too."""
+    import time
+
+    from companion.adapters.speaker import Speaker
+    from companion.adapters.speech import get_engine
+
+    wav = tmp_path / "heard.wav"
+    sp = Speaker(get_engine("recording"), FileSink(wav, realtime=True), "fr")
+    try:
+        sp.say("Une très longue lecture des règles du jeu. " * 5, Priority.TEXT)  # 12 s
+        time.sleep(0.3)
+        sp.interrupt()
+        assert sp.wait(1)
+        sp.say("Fin.", Priority.IMPORTANT)
+        assert sp.wait(2)
+    finally:
+        sp.close()
+    seconds = sf.info(str(wav)).duration
+    assert 0.3 < seconds < 0.8  # 0.3 s of the reading, then "Fin." (0.23 s)
