@@ -473,7 +473,6 @@ class Player:
         self._seq = 0
         self._cond = threading.Condition()
         self._closed = False
-        self._engine_done = threading.Event()
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name=f"player-{sink.kind}", daemon=True)
         self._thread.start()

@@ -311,6 +311,7 @@ class Pyttsx3Engine(SpeechEngine):
         self._tmp = Path(tempfile.mkdtemp(prefix="companion-pyttsx3-"))
         self._count = 0
         self.retries = 0  # utterances the driver cancelled by itself and we asked again
+        self.broken: str | None = None
         self._completed = True
         self._voice_ids: list[tuple[str, str, tuple[str, ...]]] = []  # (id, name, languages)
         self._finished = threading.Event()
@@ -372,6 +373,8 @@ class Pyttsx3Engine(SpeechEngine):
                 reply.put(exc)
 
     def _call(self, fn: Callable[[Any], Any]) -> Any:
+        if self.broken:
+            raise SpeechError(self.broken)
         if not self._thread.is_alive():
             raise SpeechError("the pyttsx3 worker has stopped")
         reply: queue.Queue[Any] = queue.Queue()
@@ -379,7 +382,9 @@ class Pyttsx3Engine(SpeechEngine):
         try:
             result = reply.get(timeout=self.TIMEOUT)
         except queue.Empty:
-            raise SpeechError("pyttsx3 did not answer within 20 s") from None
+            # its thread is stuck inside pyttsx3 and cannot be freed: fail fast from now on
+            self.broken = "pyttsx3 did not answer within 20 s"
+            raise SpeechError(self.broken) from None
         if isinstance(result, BaseException):
             raise SpeechError(f"pyttsx3: {result}") from result
         return result
@@ -498,22 +503,50 @@ class Pyttsx3Engine(SpeechEngine):
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
-def _wait_for_wav(path: Path, finished: threading.Event, completed: Callable[[], bool], timeout: float) -> bool:
-    """Until pyttsx3 has written the whole WAV: the utterance finished and the size is right.
+def _wav_complete(path: Path) -> bool | None:
+    """True when the WAV's data chunk is all there, False when not yet, None when the file is
+    not a RIFF/WAVE one (NSSpeechSynthesizer writes AIFF)."""
+    try:
+        with path.open("rb") as fh:
+            size = path.stat().st_size
+            head = fh.read(12)
+            if len(head) < 12:
+                return False
+            if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+                return None
+            pos = 12
+            while pos + 8 <= size:
+                fh.seek(pos)
+                chunk = fh.read(8)
+                length = int.from_bytes(chunk[4:8], "little")
+                if chunk[:4] == b"data":
+                    return length > 0 and size >= pos + 8 + length
+                pos += 8 + length + (length & 1)
+            return False
+    except OSError:
+        return False
 
-    False when the driver reported the utterance cancelled (no file will come)."""
+
+def _wait_for_wav(path: Path, finished: threading.Event, completed: Callable[[], bool], timeout: float) -> bool:
+    """Until pyttsx3 has written the whole file: the utterance finished and the file is whole.
+
+    False when the driver reported the utterance cancelled (no file will come). A file that
+    is not a WAV is taken as whole when its size has not changed for 20 ms."""
     deadline = time.monotonic() + timeout
+    last_size, stable_since = -1, 0.0
     while time.monotonic() < deadline:
         if finished.is_set() and not completed():
             return False
         if finished.is_set() and path.exists():
-            size = path.stat().st_size
-            if size > 44:
-                with path.open("rb") as fh:
-                    head = fh.read(44)
-                declared = int.from_bytes(head[40:44], "little") if head[36:40] == b"data" else 0
-                if declared and size >= 44 + declared:
-                    time.sleep(0.002)  # the driver still resets its state after notifying
+            whole = _wav_complete(path)
+            if whole:
+                time.sleep(0.002)  # the driver still resets its state after notifying
+                return True
+            if whole is None:
+                size = path.stat().st_size
+                if size != last_size:
+                    last_size, stable_since = size, time.monotonic()
+                elif size > 0 and time.monotonic() - stable_since >= 0.02:
                     return True
         time.sleep(0.002)
     raise SpeechError(f"pyttsx3 did not write {path.name} within {timeout:.0f} s")
@@ -709,6 +742,7 @@ _FACTORIES: dict[str, Callable[[], SpeechEngine]] = {
     "recording": RecordingEngine,
 }
 _SHARED: dict[str, SpeechEngine] = {}
+_FAILED: dict[str, UnavailableEngine] = {}
 _SHARED_LOCK = threading.Lock()
 
 
@@ -734,6 +768,12 @@ def get_engine(name: str = "auto") -> SpeechEngine:
     if key == "recording":
         return RecordingEngine()
     with _SHARED_LOCK:
+        if key in _FAILED:  # asked once: pyttsx3 may take 20 s to fail on some systems
+            raise _FAILED[key]
         if key not in _SHARED:
-            _SHARED[key] = _FACTORIES[key]()
+            try:
+                _SHARED[key] = _FACTORIES[key]()
+            except UnavailableEngine as exc:
+                _FAILED[key] = exc
+                raise
         return _SHARED[key]
