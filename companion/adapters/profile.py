@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from companion.narration import Verbosity
+
 from .speech import DEFAULT_RATE, clamp_rate
 
 VERBOSITIES = ("terse", "normal", "verbose")
@@ -50,6 +52,14 @@ class Profile:
             self.language = "fr"
         if self.voice is not None:
             self.voice = str(self.voice).strip() or None
+
+    @property
+    def verbosity_level(self) -> Verbosity:
+        return Verbosity[self.verbosity.upper()]
+
+    @verbosity_level.setter
+    def verbosity_level(self, level: Verbosity) -> None:
+        self.verbosity = Verbosity(level).name.lower()
 
     @staticmethod
     def default_path(name: str) -> Path:

@@ -158,3 +158,32 @@ def test_file_in_place_of_a_device_holds_what_would_have_been_heard(tmp_path):
         sp.close()
     seconds = sf.info(str(wav)).duration
     assert 0.3 < seconds < 0.8  # 0.3 s of the reading, then "Fin." (0.23 s)
+
+
+def test_verbosity_as_the_narration_level(tmp_path):
+    from companion.narration import Verbosity
+
+    p = Profile.load(tmp_path / "v.json")
+    assert p.verbosity_level == Verbosity.NORMAL
+    p.verbosity_level = Verbosity.TERSE
+    p.save()
+    assert Profile.load(tmp_path / "v.json").verbosity == "terse"
+
+
+def test_pyttsx3_file_completion_check(tmp_path):
+    """How the pyttsx3 wrapper knows a file is whole: by its data chunk, wherever it is."""
+    from companion.adapters.speech import _wav_complete
+
+    wav = tmp_path / "a.wav"
+    sf.write(str(wav), np.zeros(1000, dtype=np.float32), 22050, subtype="PCM_16")
+    assert _wav_complete(wav) is True
+    data = wav.read_bytes()
+    (tmp_path / "part.wav").write_bytes(data[:-100])
+    assert _wav_complete(tmp_path / "part.wav") is False
+    # a LIST chunk before the data, as some writers put
+    extra = b"LIST" + (4).to_bytes(4, "little") + b"INFO"
+    body = data[12:36] + extra + data[36:]
+    (tmp_path / "list.wav").write_bytes(b"RIFF" + (len(body) + 4).to_bytes(4, "little") + b"WAVE" + body)
+    assert _wav_complete(tmp_path / "list.wav") is True
+    sf.write(str(tmp_path / "a.aiff"), np.zeros(100, dtype=np.float32), 22050, format="AIFF")
+    assert _wav_complete(tmp_path / "a.aiff") is None
