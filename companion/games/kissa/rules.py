@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Union, overload
+from typing import Any, NamedTuple, Union, overload
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
 
@@ -40,10 +40,18 @@ from .finder import (
 from .notation import board_rows, cell_name, parse_cell, row_text
 
 
+_CELL_NAMES = tuple(cell_name(i) for i in range(CELLS))
+
+
+def _names(cells: tuple[int, ...]) -> list[str]:
+    return [_CELL_NAMES[x] for x in cells]
+
+
 # --- actions ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Move:
-    """a op b = c: three numbers given by their cells in reading order (T-2)."""
+class Move(NamedTuple):
+    """a op b = c: three numbers given by their cells in reading order (T-2).
+
+    A named tuple: the move lists of a full board are long, and this is the cheapest to make."""
 
     op: str
     a: tuple[int, ...]
@@ -128,6 +136,12 @@ class MoveList(Sequence[Move]):
         op = TIMES if self.finder.triples()[3][k] else PLUS
         return Move(op, nums[a].cells, nums[b].cells, nums[c].cells)
 
+    def _rows(self, t: Any, ia: Any, ib: Any, ic: Any) -> Iterator[Move]:
+        cells = [n.cells for n in self.finder.numbers]
+        ops = [TIMES if p else PLUS for p in self.finder.triples()[3][t].tolist()]
+        for op, a, b, c in zip(ops, ia.tolist(), ib.tolist(), ic.tolist(), strict=True):
+            yield Move(op, cells[a], cells[b], cells[c])
+
     def __len__(self) -> int:
         if self._len is None:
             self._len = self.finder.count()
@@ -152,13 +166,10 @@ class MoveList(Sequence[Move]):
 
     def __iter__(self) -> Iterator[Any]:
         if self._arrays is not None:
-            t, ia, ib, ic = self._arrays
-            for k, a, b, c in zip(t.tolist(), ia.tolist(), ib.tolist(), ic.tolist(), strict=True):
-                yield self._make(k, a, b, c)
+            yield from self._rows(*self._arrays)
         else:
             for first, (t, ia, ib, ic) in self.finder.chunks():
-                for k, a, b, c in zip(t.tolist(), ia.tolist(), ib.tolist(), ic.tolist(), strict=True):
-                    yield self._make(first + k, a, b, c)
+                yield from self._rows(t + first, ia, ib, ic)
         yield from self.extra
 
     def __contains__(self, item: object) -> bool:
@@ -459,8 +470,8 @@ class Kissa(Game[State, Action]):
             return {
                 "type": "move",
                 "op": action.op,
-                "operands": [[cell_name(x) for x in action.a], [cell_name(x) for x in action.b]],
-                "result": [cell_name(x) for x in action.c],
+                "operands": [_names(action.a), _names(action.b)],
+                "result": _names(action.c),
             }
         if isinstance(action, EnterRow):
             return {"type": "row", "row": action.row + 1, "digits": action.digits}
