@@ -319,8 +319,7 @@ class Session:
         elif word == "history":
             self._history(seat)
         elif word == "rule":
-            chapter = self.ui.rule_chapter(self.match)
-            self.tell("core.rule_hint", seat, game=self.game_name, chapter=chapter or "turn")
+            self._rule(seat)
         elif word == "autoplay":
             self._autoplay(seat)
         elif word in ("french", "english"):
@@ -331,6 +330,17 @@ class Session:
                 self.seats[seat].lang = lang
             self.tell("core.language_set", seat)
         return self.running
+
+    def _rule(self, seat: int | None) -> None:
+        """The audio rules' chapter about what is happening now, read to whoever asked."""
+        from companion.audiorules.ingame import chapter_utterances
+
+        chapter = self.ui.rule_chapter(self.match) or "turn"
+        utts = chapter_utterances(self.game_name, chapter, self._lang(seat))
+        if not utts:
+            self.tell("core.rule_hint", seat, game=self.game_name, chapter=chapter)
+            return
+        self.emit([Utterance(u.parts, Priority.TEXT, u.earcon, seat) for u in utts])
 
     def _autoplay(self, seat: int | None) -> None:
         """The game's default bot plays this one move for the player (learning, tiredness)."""
