@@ -439,7 +439,7 @@ class Item:
     cut: bool = False
     dropped: bool = False
     done: threading.Event = field(default_factory=threading.Event)
-    # ("text", str) and ("pause", ms) parts, when the item has pauses; else `text` alone
+    # ("text", str), ("pause", ms) and ("audio", (samples, rate)) parts; None: `text` alone
     segments: list[tuple[str, Any]] | None = None
 
 
@@ -672,6 +672,11 @@ class Player:
                     break
                 if kind == "pause":
                     if not self._silence(item, int(value)):
+                        break
+                    continue
+                if kind == "audio":  # recorded sound: (samples, rate)
+                    samples, sr = value
+                    if not self._write(item, samples, int(sr)):
                         break
                     continue
                 text = str(value)

@@ -175,6 +175,23 @@ class Speaker:
                 text = spell(text)
         return self.player.submit(text, Priority.TEXT, None, lang)
 
+    def play_audio(self, samples, sample_rate: int, priority: Priority = Priority.TEXT, text: str = ""):
+        """Recorded sound (float mono samples in [-1, 1]) through the same queue, cut the same
+        way; `text` names it in the recording output and the repeat memory is left alone."""
+        import numpy as np
+
+        data = np.asarray(samples, dtype=np.float32)
+        if data.ndim > 1:
+            data = data.mean(axis=1)
+        return self.player.submit(text, priority, None, self.lang, segments=[("audio", (data, int(sample_rate)))])
+
+    def play_file(self, path: Path | str, priority: Priority = Priority.TEXT):
+        """A sound file (WAV, FLAC, OGG, MP3: what soundfile reads), e.g. a rules chapter."""
+        import soundfile as sf
+
+        data, sr = sf.read(str(path), dtype="float32", always_2d=False)
+        return self.play_audio(data, sr, priority, text=str(path))
+
     def play_earcon(self, name: str):
         """Play one earcon alone (as TEXT: cut by input)."""
         return self.player.submit("", Priority.TEXT, name, self.lang)

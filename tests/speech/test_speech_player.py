@@ -348,3 +348,23 @@ def test_an_engine_failing_does_not_replace_the_output(tmp_path):
         assert "espeak-ng vanished" in sp.player.errors[0]
     finally:
         sp.close()
+
+
+def test_recorded_audio_goes_through_the_same_queue_and_is_cut_the_same_way(speaker, tmp_path):
+    import soundfile as sf
+
+    sr = 16000
+    tone = (0.3 * np.sin(2 * np.pi * 440 * np.arange(5 * sr) / sr)).astype(np.float32)
+    sf.write(str(tmp_path / "chapter.ogg"), np.stack([tone, tone], axis=1), sr, format="OGG")
+    speaker.play_file(tmp_path / "chapter.ogg")
+    started(rec(speaker, 0))
+    time.sleep(0.1)
+    t = time.perf_counter()
+    speaker.interrupt()
+    assert speaker.wait(1)
+    r = rec(speaker, 0)
+    assert r.cut and r.last_frame - t < 0.02 and r.text.endswith("chapter.ogg")
+    speaker.play_audio(tone[:1600], sr, Priority.MESSAGE)
+    assert speaker.wait(2)
+    assert rec(speaker, 1).seconds == pytest.approx(0.1)
+    assert speaker.repeat() is None  # recorded sound is not "the last thing said"
