@@ -248,7 +248,7 @@ class SearchBot(Bot):
 
     def _ab(self, s: Node, stop: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if self.nodes >= self.max_nodes or (self.nodes & 255 == 0 and time.perf_counter() > self.deadline):
+        if self.nodes >= self.max_nodes or (self.nodes & 63 == 0 and time.perf_counter() > self.deadline):
             raise _OutOfBudget
         sim = self.sim
         if s[0] >= stop or s[0] > ROUNDS:

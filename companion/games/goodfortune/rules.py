@@ -88,7 +88,7 @@ class State:
 
 
 @dataclass(frozen=True)
-class Option_:
+class Placement:
     """One way to place a tile: the end, the outer charm, and whether it collects."""
 
     end: str
@@ -113,7 +113,7 @@ def placements(
     number: int,
     domino_half: bool,
     free_end: bool,
-) -> list[Option_]:
+) -> list[Placement]:
     """Every legal way to place tile `number` against the line (RULES GF-8, GFA-2, GFA-3)."""
     t = tiles[number - 1]
     ways: dict[str, tuple[str, ...]] = {}
@@ -129,11 +129,11 @@ def placements(
     for end in ends:
         hit = ways[end]
         if not domino_half:
-            out.append(Option_(end, None, bool(hit), hit))
+            out.append(Placement(end, None, bool(hit), hit))
         elif hit:  # the matching charm touches; the other one faces out
-            out.append(Option_(end, t.other(hit[0]), True, hit))
+            out.append(Placement(end, t.other(hit[0]), True, hit))
         else:  # no match: the owner turns the tile as they like
-            out.extend(Option_(end, c, False, ()) for c in t.charms)
+            out.extend(Placement(end, c, False, ()) for c in t.charms)
     return out
 
 
@@ -261,7 +261,7 @@ class GoodFortune(Game[State, Action]):
         assert number is not None
         return [Place(o.end, o.outer) for o in self._options(state, number)]
 
-    def _options(self, state: State, number: int) -> list[Option_]:
+    def _options(self, state: State, number: int) -> list[Placement]:
         return placements(state.tiles, state.central, state.lefts, number, self.domino_half, self.free_end)
 
     def _declarable(self, state: State) -> list[Declare]:
