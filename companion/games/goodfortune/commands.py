@@ -49,6 +49,9 @@ class GoodFortuneUI(GameUI):
         state: State = match.state
         if state.phase == "declare" and match.current == seat and numbers_in(folded) and not toks & WHERE_WORDS:
             return self._declare(folded, match, seat)
+        if state.phase == "place" and match.current == seat and self._end(toks) is not None \
+                and not toks & (WHERE_WORDS | OPTION_WORDS):
+            return self._place(self._end(toks) or LEFT, folded, match, seat)
         query = self._query(folded, toks, match, seat)
         if query is not None:
             return query
@@ -125,6 +128,8 @@ class GoodFortuneUI(GameUI):
             return self._answer(seat, [Msg(mid, name=Raw(state.deck))])
         if toks & CENTRAL_WORDS and not (whose is not None and toks & {"ligne", "line"} and not toks & {"centrale", "central"}):
             return self._answer(seat, [self.central(state)])
+        if toks & {"fatma", "fatima"}:  # "main de Fatma" is a charm, not a hand
+            toks = toks - {"main", "hand"}
         if toks & LINE_WORDS and not nums:
             seats = (0, 1) if toks & BOTH_WORDS and whose is None else (whose if whose is not None else seat,)
             return self._answer(seat, [self.lucky_line(state, s, match) for s in seats])

@@ -53,9 +53,11 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         return [say("goodfortune.medallion_taken", player=who(d["seat"]), face=face_msg(d["face"]),
                     meaning=meaning_msg(d["face"]))]
     if t == "round_started":
+        shows = d.get("shows")
+        extra = [say("goodfortune.ends_show", left=charm_msg(shows[0]), right=charm_msg(shows[1]))] if shows else []
         return [say("goodfortune.round_started", earcon="turn", round=d["round"], player=who(d["holder"]),
                     face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
-                    left=tile_msg(d["ends"][0]), right=tile_msg(d["ends"][1]))]
+                    left=tile_msg(d["ends"][0]), right=tile_msg(d["ends"][1]))] + extra
     if t == "tile_pushed":
         return [say("goodfortune.pushed", earcon="move", player=who(d["seat"]), tile=tile_msg(d["tile"]),
                     number=number_of(d["tile"]))]

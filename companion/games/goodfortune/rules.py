@@ -236,8 +236,13 @@ class GoodFortune(Game[State, Action]):
         return state, events
 
     def _round_event(self, state: State) -> Event:
+        shows = None
+        if state.lefts is not None:  # GF_MATCH=domino_half: the charms showing at the two ends
+            shows = [exposed(state.tiles, state.central, state.lefts, LEFT),
+                     exposed(state.tiles, state.central, state.lefts, RIGHT)]
         return Event("round_started", {"round": state.round, "holder": state.holder, "face": state.face,
-                                       "ends": [str(state.tile(state.central[0])), str(state.tile(state.central[-1]))]})
+                                       "ends": [str(state.tile(state.central[0])), str(state.tile(state.central[-1]))],
+                                       "shows": shows})
 
     # --- turn order ---------------------------------------------------------------------------------
     def current_player(self, state: State) -> int | None:
