@@ -188,3 +188,62 @@ def test_guided_entry_stops_cleanly_at_end_of_input(tmp_path):
     assert run(str(tmp_path / "d.json"), "d", "fr", eof_reader, out.append) == 1
     assert out[-1].startswith("Arrêt. 1 tuile gardée")
     assert run(str(tmp_path / "synthetic.json"), None, "fr", eof_reader, out.append) == 2
+
+
+# --- the JSON answer against a second, plain implementation ---------------------------------------
+CANON = ["clover", "horseshoe", "fatima", "neko", "ganesh", "mati", "scarab"]
+
+
+def reference(strings: list[str]) -> dict:
+    """A deliberately naive re-implementation of GF-12/13 with GFA-5 (best branch, first in
+    canonical order among equal totals), written from RULES.md, to cross-check the CLI."""
+    tiles = []
+    for s in strings:
+        body = s.strip().split(":")
+        charms, die = body[-2], int(body[-1])
+        a, b = (c.strip().lower() for c in charms.split("+"))
+        tiles.append((s, a, b, die))
+
+    def best(rest):
+        if not rest:
+            return 0, []
+        stats = {}
+        for c in CANON:
+            mine = [t for t in rest if c in (t[1], t[2])]
+            if mine:
+                stats[c] = (len(mine), sum(t[3] for t in mine))
+        top = max(stats.values())
+        result = None
+        for c in CANON:
+            if stats.get(c) == top:
+                group = [t for t in rest if c in (t[1], t[2])]
+                sub_total, sub_groups = best([t for t in rest if t not in group])
+                here = len(group) * sum(t[3] for t in group) + sub_total
+                if result is None or here > result[0]:
+                    g = {"charm": c, "tiles": [t[0] for t in group], "dice": sum(t[3] for t in group),
+                         "points": len(group) * sum(t[3] for t in group)}
+                    result = (here, [g] + sub_groups)
+        return result
+
+    total, groups = best(tiles)
+    return {"score": total, "groups": groups}
+
+
+def test_score_json_equals_a_plain_reimplementation():
+    import random
+
+    from companion.games.goodfortune.cli import score_json
+
+    r = random.Random(2026)
+    pairs = [(a, b) for i, a in enumerate(CANON) for b in CANON[i + 1:]]
+    for _ in range(400):
+        k = r.randint(0, 10)
+        numbers = r.sample(range(1, 22), k)
+        strings = []
+        for n in numbers:
+            a, b = r.choice(pairs)
+            if r.random() < 0.5:
+                a, b = b, a
+            die = r.randint(1, 4) if r.random() < 0.7 else r.choice([2, 2, 3])  # many ties
+            strings.append(f"{n}:{a}+{b}:{die}" if r.random() < 0.6 else f"{a}+{b}:{die}")
+        assert score_json(json.dumps(strings)) == reference(strings), strings

@@ -115,7 +115,7 @@ def score_json(text: str, tie_order: str = "best") -> dict[str, Any]:
 
 def score_main(file: str, as_json: bool, tie_order: str, lang: str) -> int:
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
     except OSError as exc:
         print(f"error: cannot read {file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
