@@ -133,7 +133,8 @@ def score_main(file: str, as_json: bool, tie_order: str, lang: str) -> int:
     cat = catalog(lang)
     for g in result["groups"]:
         print(cat.text(Msg("goodfortune.group_line", charm=Msg(f"goodfortune.charm.{g['charm']}"),
-                           n=len(g["tiles"]), dice=g["dice"], points=g["points"], tiles=", ".join(g["tiles"]))))
+                           n=len(g["tiles"]), dice=g["dice"], points=Msg("core.points", n=g["points"]),
+                           tiles=", ".join(g["tiles"]))))
     print(cat.text(Msg("goodfortune.score_total", n=result["score"])))
     return 0
 
@@ -151,7 +152,7 @@ def deck_main(args: argparse.Namespace) -> int:
             print(f"  {code}: {detail}", file=sys.stderr)
         return 2
     if args.deck_command == "check":
-        print(cat.text(Msg("goodfortune.deck.valid", name=deck.name)))
+        print(cat.text(Msg("goodfortune.deck.synthetic_valid" if deck.synthetic else "goodfortune.deck.valid", name=deck.name)))
         return 0
     if getattr(args, "json", False):
         print(json.dumps({"name": deck.name, "synthetic": deck.synthetic, "tiles": [str(t) for t in deck.tiles]}))

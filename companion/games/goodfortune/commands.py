@@ -19,7 +19,7 @@ from . import narration
 from .notation import find_charms, number_items, numbers_in
 from .rules import HAND, LEFT, RIGHT, Declare, Place, Push, State, placements
 from .scoring import score
-from .speech import charm_msg, groups_msg, tile_msg, tiles_msg
+from .speech import charm_msg, groups_msg, points_msg, tile_msg, tiles_msg
 from .tiles import N_TILES
 
 END_WORDS = {LEFT: {"gauche", "left", "g"}, RIGHT: {"droite", "right", "dr"}}
@@ -174,7 +174,7 @@ class GoodFortuneUI(GameUI):
         if not col:
             return Msg("goodfortune.read.collection_empty", player=Raw(match.players[s]))
         total, groups = groups_msg(col, self.game.config["tie_order"])
-        return Msg("goodfortune.read.collection", player=Raw(match.players[s]), n=len(col), score=total,
+        return Msg("goodfortune.read.collection", player=Raw(match.players[s]), n=len(col), score=points_msg(total),
                    tiles=tiles_msg(col), groups=groups)
 
     def medallion(self, state: State, match: Match[Any, Any]) -> Msg:

@@ -16,6 +16,11 @@ from .scoring import score
 from .tiles import Tile
 
 
+def points_msg(n: int) -> Msg:
+    """"1 point", "27 points" (core.points has the plural forms)."""
+    return Msg("core.points", n=n)
+
+
 def as_tile(t: Tile | str) -> Tile:
     return t if isinstance(t, Tile) else parse_tile(t)
 
@@ -63,7 +68,7 @@ def groups_msg(tiles: list[Tile | str], tie_order: str = "best") -> tuple[int, A
     parsed = [as_tile(t) for t in tiles]
     b = score(parsed, tie_order)
     return b.total, seq([
-        Msg("goodfortune.group", charm=charm_msg(g.charm), n=len(g.tiles), dice=g.dice, points=g.points,
+        Msg("goodfortune.group", charm=charm_msg(g.charm), n=len(g.tiles), dice=g.dice, points=points_msg(g.points),
             numbers=[str(parsed[i].number) for i in g.tiles if parsed[i].number is not None])
         for g in b.groups
     ])
@@ -72,4 +77,4 @@ def groups_msg(tiles: list[Tile | str], tie_order: str = "best") -> tuple[int, A
 def breakdown_msgs(groups: list[dict[str, Any]]) -> Any:
     """Groups as the game_ended event carries them, as one spoken list."""
     return seq([Msg("goodfortune.group", charm=charm_msg(g["charm"]), n=len(g["tiles"]), dice=g["dice"],
-                points=g["points"], numbers=[str(number_of(t)) for t in g["tiles"]]) for g in groups])
+                points=points_msg(g["points"]), numbers=[str(number_of(t)) for t in g["tiles"]]) for g in groups])
