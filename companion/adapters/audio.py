@@ -649,7 +649,7 @@ class Player:
     def _play(self, item: Item) -> None:
         self.sink.begin(item)
         rate, voice, _volume = self.settings(item.lang)
-        segments = item.segments if item.segments is not None else [("text", item.text)]
+        segments: list[tuple[str, Any]] = item.segments if item.segments is not None else [("text", item.text)]
         streams: list[Any] = []  # to close at the end, whatever happens
         early: Any = None  # synthesis of the first sentence, started before the earcon
         try:
@@ -675,8 +675,8 @@ class Player:
                         break
                     continue
                 if kind == "audio":  # recorded sound: (samples, rate)
-                    samples, sr = value
-                    if not self._write(item, samples, int(sr)):
+                    recorded, rec_sr = value
+                    if not self._write(item, recorded, int(rec_sr)):
                         break
                     continue
                 text = str(value)

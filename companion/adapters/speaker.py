@@ -98,6 +98,8 @@ class Speaker:
         self._repeats = 0
         self._output_note = _output_note(sink, self.output, failed=None)
         self.player = Player(engine, sink, self._settings, on_sink_error=self._sink_failed)
+        rate, voice, _ = self._settings(self.lang)
+        engine.prepare(self.lang, rate, voice)  # the first sentence comes quicker
 
     # --- what the player reads for every block ---
     def _settings(self, lang: str) -> tuple[int, str | None, float]:

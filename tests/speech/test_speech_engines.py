@@ -1,6 +1,7 @@
 """Real speech from the engines: espeak-ng and pyttsx3 in French and English, checked as sound."""
 
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -206,3 +207,28 @@ def test_recording_engine_duration_follows_text_and_rate():
     assert len(b) / sr == pytest.approx(1.0, abs=0.01)
     assert [c[0] for c in eng.calls] == ["x" * 35, "x" * 35]
     assert get_engine("recording") is not eng
+
+
+@needs_espeak
+def test_espeak_spare_processes_give_the_same_sound_and_are_bounded():
+    from companion.adapters.speech import EspeakNgEngine
+
+    eng = EspeakNgEngine()
+    try:
+        cold, sr = eng.synth(SENTENCES["fr"], "fr")  # starts a spare for fr at 175
+        deadline = time.monotonic() + 5
+        while not eng._spares and time.monotonic() < deadline:
+            time.sleep(0.01)
+        spare = next(iter(eng._spares.values()))
+        warm, _ = eng.synth(SENTENCES["fr"], "fr")  # uses it
+        assert spare.poll() is not None  # it was used and has finished
+        assert np.array_equal(cold, warm)
+        for rate in range(100, 400, 30):  # many settings: only the latest few wait
+            eng.prepare("en", rate)
+        time.sleep(0.5)
+        assert len(eng._spares) <= eng.MAX_SPARES
+        procs = list(eng._spares.values())
+    finally:
+        eng.close()
+    assert all(p.poll() is not None for p in procs)
+    assert eng._spares == {}
