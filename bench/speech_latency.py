@@ -12,6 +12,10 @@ device adds its own buffer (about 10 to 20 ms with latency "low"). Each sentence
 Target (issue 3): espeak-ng median <= 25 ms and p95 <= 50 ms. For engines that play by
 themselves (text, speech-dispatcher) the figure is the time until the engine was asked to
 speak: the floor set by the queue and the player thread.
+
+Measured 2026-11-29 on the 2-core development VM, 5 rounds (110 sentences per engine):
+espeak-ng median 1.01 ms, p95 11.1 ms, max 17 ms; pyttsx3 median 14.2 ms, p95 21.9 ms,
+max 33 ms; text 0.03 ms. espeak-ng was at 8-10 ms median before spare processes.
 """
 
 from __future__ import annotations
