@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("file")
     new.add_argument("--name", default=None, help="the deck's name (default: the file's name)")
     new.add_argument("--lang", choices=("fr", "en"), default="fr")
+    new.add_argument("--speech", default=None,
+                     help="speech engine for the prompts: auto (default), espeak, pyttsx3, text or none (printed only)")
     chk = dsub.add_parser("check", help="check a deck file")
     chk.add_argument("file")
     chk.add_argument("--lang", choices=("fr", "en"), default="fr")
@@ -59,10 +61,46 @@ def main(argv: list[str]) -> int:
     if args.command == "score":
         return score_main(args.file, args.json, args.tie_order, args.lang)
     if args.deck_command == "new":
-        from .deckentry import run
-
-        return run(args.file, args.name, args.lang, input_fn=_input, out=_print)
+        return deck_new(args)
     return deck_main(args)
+
+
+def deck_new(args: argparse.Namespace) -> int:
+    """The guided entry from the keyboard (or anything that types lines), each line printed
+    and, unless --speech text/none, also spoken."""
+    import os
+
+    from .deckentry import run
+
+    engine = args.speech or os.environ.get("COMPANION_SPEECH") or "auto"
+    speaker = None
+    if engine not in ("text", "none"):
+        try:
+            from companion.adapters.speaker import open_speaker
+
+            speaker = open_speaker(engine=engine, lang=args.lang)
+        except Exception as exc:  # noqa: BLE001 - printed lines still work without speech
+            print(f"(speech unavailable: {exc})", file=sys.stderr)
+
+    def out(text: str) -> None:
+        _print(text)
+        if speaker is not None:
+            from companion.narration import Priority
+
+            speaker.say(text, Priority.MESSAGE)
+
+    def read(prompt: str) -> str:
+        line = _input(prompt)
+        if speaker is not None:
+            speaker.interrupt()
+        return line
+
+    try:
+        return run(args.file, args.name, args.lang, input_fn=read, out=out)
+    finally:
+        if speaker is not None:
+            speaker.wait(10)
+            speaker.close()
 
 
 def _print(text: str) -> None:
