@@ -247,3 +247,28 @@ def test_score_json_equals_a_plain_reimplementation():
             die = r.randint(1, 4) if r.random() < 0.7 else r.choice([2, 2, 3])  # many ties
             strings.append(f"{n}:{a}+{b}:{die}" if r.random() < 0.6 else f"{a}+{b}:{die}")
         assert score_json(json.dumps(strings)) == reference(strings), strings
+
+
+def test_a_deck_entered_once_is_used_from_then_on(tmp_path, capsys):
+    d = synthetic()
+    path = tmp_path / "grenier.json"
+    feed = iter(_lines_for(d))
+    out: list[str] = []
+    assert Rules().deck.synthetic  # nothing chosen yet: the synthetic deck
+    assert run(str(path), None, "fr", lambda _p: next(feed), out.append, make_default=True) == 0
+    assert out[-1].startswith("C'est désormais le jeu de tuiles de toutes tes parties")
+    game = Rules()
+    assert game.deck.name == "grenier" and not game.deck.synthetic
+    assert Rules(deck="synthetic").deck.synthetic
+    assert main(["deck", "show", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == "grenier"
+    assert main(["deck", "use", "synthetic", "--lang", "en"]) == 0
+    assert "synthetic" in capsys.readouterr().out
+    assert Rules().deck.synthetic
+    assert main(["deck", "use", str(path)]) == 0
+    assert Rules().deck.name == "grenier"
+    path.write_text("broken")
+    with pytest.raises(DeckError) as exc:
+        Rules()
+    assert exc.value.problems[0][0] == "default" and "deck use" in exc.value.problems[0][1]
+    assert main(["deck", "use", str(tmp_path / "missing.json")]) == 2

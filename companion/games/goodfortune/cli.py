@@ -1,9 +1,11 @@
 """`companion goodfortune ...`: score a collection, enter or check a deck file.
 
   companion goodfortune score [FILE|-] [--json] [--tie-order best|fixed]
-  companion goodfortune deck new FILE [--name NAME]   guided entry, one tile at a time
+  companion goodfortune deck new FILE [--name NAME]   guided entry, one tile at a time;
+                                                      the deck is then used by default
+  companion goodfortune deck use FILE|synthetic       the deck games use from then on
   companion goodfortune deck check FILE               say what is wrong with a deck file
-  companion goodfortune deck show [FILE|synthetic]    read a deck's 21 tiles
+  companion goodfortune deck show [FILE|synthetic]    read a deck's 21 tiles (default: the deck in use)
 
 Exit status: 0 done, 1 stopped by the user or end of input, 2 bad input.
 """
@@ -23,7 +25,7 @@ from .notation import NotationError, parse_tile
 EXAMPLES = """\
 examples:
   echo '["12:neko+clover:4", "neko+scarab:3"]' | companion goodfortune score - --json
-  companion goodfortune deck new ~/mon-good-fortune.json     (then: deck=~/mon-good-fortune.json)
+  companion goodfortune deck new ~/mon-good-fortune.json     (used by every game from then on)
   companion goodfortune deck show synthetic --lang en
 """
 
@@ -46,11 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--lang", choices=("fr", "en"), default="fr")
     new.add_argument("--speech", default=None,
                      help="speech engine for the prompts: auto (default), espeak, pyttsx3, text or none (printed only)")
+    new.add_argument("--no-default", action="store_true", help="do not make it the deck used by default")
+    use = dsub.add_parser("use", help="choose the deck every game uses from then on (a file, or synthetic)")
+    use.add_argument("file")
+    use.add_argument("--lang", choices=("fr", "en"), default="fr")
     chk = dsub.add_parser("check", help="check a deck file")
     chk.add_argument("file")
     chk.add_argument("--lang", choices=("fr", "en"), default="fr")
     show = dsub.add_parser("show", help="read a deck's tiles")
-    show.add_argument("file", nargs="?", default="synthetic")
+    show.add_argument("file", nargs="?", default="default", help="a deck file, synthetic, or default (the deck in use)")
     show.add_argument("--lang", choices=("fr", "en"), default="fr")
     show.add_argument("--json", action="store_true")
     return p
@@ -96,7 +102,7 @@ def deck_new(args: argparse.Namespace) -> int:
         return line
 
     try:
-        return run(args.file, args.name, args.lang, input_fn=read, out=out)
+        return run(args.file, args.name, args.lang, input_fn=read, out=out, make_default=not args.no_default)
     finally:
         if speaker is not None:
             speaker.wait(10)
@@ -189,6 +195,17 @@ def deck_main(args: argparse.Namespace) -> int:
         for code, detail in exc.problems:
             print(f"  {code}: {detail}", file=sys.stderr)
         return 2
+    if args.deck_command == "use":
+        from .deckfile import set_default
+
+        try:
+            set_default(None if deck.synthetic else args.file)
+        except OSError as exc:
+            print(f"error: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        key = "goodfortune.deck.use_synthetic" if deck.synthetic else "goodfortune.deck.use_set"
+        print(cat.text(Msg(key, name=deck.name, file=args.file)))
+        return 0
     if args.deck_command == "check":
         print(cat.text(Msg("goodfortune.deck.synthetic_valid" if deck.synthetic else "goodfortune.deck.valid", name=deck.name)))
         return 0

@@ -14,6 +14,7 @@ from .notation import parse_tile
 from .tiles import CHARMS, DIE_VALUES, N_TILES, Tile
 
 SYNTHETIC = "synthetic"
+DEFAULT = "default"  # the deck option's default: the owner's chosen deck, else the synthetic one
 
 #: Invented for the project: every pair of charms once, numbers 1-21, dice 1-4, chosen so
 #: that each charm's die sum is 14-16. NOT the publisher's table.

@@ -148,8 +148,10 @@ def save_partial(path: Path, entry: DeckEntry) -> None:
     partial_path(path).write_text(text + "".join(f"{t}\n" for t in entry.tiles), encoding="utf-8")
 
 
-def run(file: str, name: str | None, lang: str, input_fn: Callable[[str], str], out: Callable[[str], None]) -> int:
-    from .deckfile import save
+def run(file: str, name: str | None, lang: str, input_fn: Callable[[str], str], out: Callable[[str], None],
+        make_default: bool = False) -> int:
+    """The whole guided entry; with `make_default`, the deck saved is used from then on."""
+    from .deckfile import save, set_default
 
     cat = catalog(lang)
     path = Path(file).expanduser()
@@ -185,4 +187,11 @@ def run(file: str, name: str | None, lang: str, input_fn: Callable[[str], str], 
         return 2
     partial_path(path).unlink(missing_ok=True)
     out(cat.text(Msg("goodfortune.entry.saved", file=str(path))))
+    if make_default:
+        try:
+            set_default(path)
+        except OSError as exc:
+            out(cat.text(Msg("goodfortune.entry.save_failed", file="default-deck", reason=exc.strerror or str(exc))))
+            return 2
+        out(cat.text(Msg("goodfortune.entry.now_default")))
     return 0

@@ -2,15 +2,19 @@
 
 A deck file is JSON, `{"name": "...", "tiles": ["1:clover+fatima:2", ...]}` (or a bare JSON
 list of tiles), or text: one tile per line in RULES §7 notation, `#` starting a comment and
-an optional `name: ...` line. The deck option is `synthetic` or a path to such a file.
+an optional `name: ...` line. The deck option is `default` (the owner's deck chosen with
+`companion goodfortune deck new|use`, or else the synthetic deck), `synthetic`, or a path.
+The owner's choice is kept in `$XDG_DATA_HOME/companion/goodfortune/default-deck` (the path
+of their deck file, one line), so a deck entered once is used from then on.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
-from .deck import SYNTHETIC, Deck, DeckError, make_deck, synthetic
+from .deck import DEFAULT, SYNTHETIC, Deck, DeckError, make_deck, synthetic
 from .notation import NotationError, parse_tile
 
 
@@ -52,8 +56,42 @@ def parse_text(text: str, default_name: str) -> Deck:
     return make_deck(name, tiles)
 
 
+def default_pointer() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "companion" / "goodfortune" / "default-deck"
+
+
+def default_path() -> Path | None:
+    """The owner's deck file chosen as the default, or None (then the synthetic deck)."""
+    try:
+        text = default_pointer().read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return Path(text) if text else None
+
+
+def set_default(path: str | Path | None) -> None:
+    """Make `path` the deck used from then on (None: back to the synthetic deck)."""
+    pointer = default_pointer()
+    if path is None:
+        pointer.unlink(missing_ok=True)
+        return
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    pointer.write_text(str(Path(path).expanduser().resolve()) + "\n", encoding="utf-8")
+
+
 def load(spec: str) -> Deck:
-    """The deck named by a `deck=` option: `synthetic` or a deck file's path."""
+    """The deck named by a `deck=` option: `default`, `synthetic` or a deck file's path."""
+    if spec == DEFAULT:
+        path = default_path()
+        if path is None:
+            return synthetic()
+        try:
+            return load(str(path))
+        except DeckError as exc:
+            raise DeckError([("default", f"your default deck {path} cannot be used; "
+                              "fix it, or choose another with: companion goodfortune deck use FILE|synthetic"),
+                             *exc.problems]) from exc
     if spec == SYNTHETIC:
         return synthetic()
     path = Path(spec).expanduser()

@@ -7,7 +7,8 @@ discards) the tile at the opposite end. Nine rounds; collections score by greedy
 
 `legal_actions` is the single source of legality; `check` gives the precise reason.
 Options (RULES variant flags):
-  deck        "synthetic" (shipped, invented) or a Deck / deck-file path (see deckfile.py)
+  deck        "default" (the owner's chosen deck file, else the synthetic one), "synthetic"
+              (shipped, invented), or a Deck / deck-file path (see deckfile.py)
   physical    False: the companion deals. True: the players declare the deal (seat 0's lucky
               line, then the central line left to right) and the tiles they push.
   medallion   "pass_flip" (GFA-1 default) | "pass_only" | "flip_only"   (GF_MEDALLION)
@@ -24,7 +25,7 @@ from typing import Any
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
 
-from .deck import SYNTHETIC, Deck, synthetic
+from .deck import DEFAULT, SYNTHETIC, Deck, synthetic
 from .notation import parse_tile
 from .scoring import Breakdown, score
 from .tiles import FIRST, LAST, N_TILES, Tile
@@ -180,7 +181,7 @@ class GoodFortune(Game[State, Action]):
     min_players = 2
     max_players = 2
     options = {
-        "deck": Option(SYNTHETIC, None, "goodfortune.option.deck"),
+        "deck": Option(DEFAULT, None, "goodfortune.option.deck"),
         "physical": Option(False, None, "goodfortune.option.physical"),
         "medallion": Option("pass_flip", ("pass_flip", "pass_only", "flip_only"), "goodfortune.option.medallion"),
         "match": Option("any", ("any", "domino_half"), "goodfortune.option.match"),
@@ -199,7 +200,7 @@ class GoodFortune(Game[State, Action]):
 
     def load_deck(self, spec: str) -> Deck:
         """Only the shipped deck here (pure); the package's `Rules` also reads deck files."""
-        if spec != SYNTHETIC:
+        if spec not in (SYNTHETIC, DEFAULT):
             raise ValueError(f"unknown deck {spec!r}")
         return synthetic()
 
