@@ -260,17 +260,18 @@ class Speaker:
         return say("speech.volume_set", Priority.TEXT, n=self.profile.volume)
 
     def set_voice(self, voice: str | None) -> Utterance:
-        """Change the voice for the profile's language; an unknown name changes nothing."""
+        """Change the voice (for this speaker's language); an unknown name changes nothing."""
         voice = (voice or "").strip() or None
         if voice is not None:
-            known = self.engine.voices(self.profile.language)
-            base = voice.split("+", 1)[0]
-            if known and base not in known:
+            known = self.engine.voices(self.lang)
+            base = voice.split("+", 1)[0].lower()
+            if known and base not in [k.lower() for k in known]:
                 return say(
                     "speech.voice_unknown", Priority.IMPORTANT, earcon="error",
                     voice=Raw(voice), choices=[Raw(v) for v in known[:12]],
                 )
         self.profile.voice = voice
+        self.profile.language = self.lang  # a voice is for the language this speaker speaks
         self._save()
         if voice is None:
             return say("speech.voice_default", Priority.TEXT)

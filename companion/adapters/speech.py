@@ -340,12 +340,15 @@ class EspeakNgEngine(SpeechEngine):
             names: list[str] = []
             for line in out.splitlines()[1:]:
                 cols = line.split()
-                if len(cols) >= 5:
-                    names.append(f"{cols[1]} {cols[4]}")  # language and file, e.g. "fr roa/fr"
+                if len(cols) >= 5 and not cols[4].startswith("mb/"):  # mbrola needs its own program
+                    code = cols[1].lower()  # "fr-fr", "en-us": what -v accepts
+                    for name in (code.split("-")[0], code):
+                        if name not in names:
+                            names.append(name)
             self._voices = names
         if lang is None:
-            return [n.split()[0] for n in self._voices]
-        return [n.split()[0] for n in self._voices if n.split()[0].split("-")[0] == lang]
+            return list(self._voices)
+        return [n for n in self._voices if n.split("-")[0] == lang]
 
 
 # --- pyttsx3 -----------------------------------------------------------------------------
