@@ -69,6 +69,52 @@ def lines(expert: bool) -> tuple[tuple[int, ...], ...]:
 
 
 @dataclass(frozen=True)
+class Segments:
+    """Every run of cells that may hold a number, for one reading rule, as numpy tables.
+
+    Rows are sorted by cells (reading order), so a board's numbers come out sorted. A
+    backward reading (expert) knows its forward twin, to drop palindromes read twice."""
+
+    cells: list[tuple[int, ...]]
+    pad: Any  # (S, 10) cell indexes, CELLS beyond the length
+    inside: Any  # (S, 10) position < length
+    power: Any  # (S, 10) 10 ** (length - 1 - position) inside, 0 beyond
+    length: Any
+    twin: Any  # index of the forward reading of the same cells, or -1
+    lo: Any  # cells 0-63 as bits
+    hi: Any  # cells 64-99 as bits
+
+
+@lru_cache(maxsize=2)
+def _segments(expert: bool) -> Segments:
+    import numpy as np
+
+    runs: dict[tuple[int, ...], tuple[int, ...] | None] = {(i,): None for i in range(CELLS)}
+    for line in lines(expert):
+        for s in range(len(line)):
+            for e in range(s + 1, len(line)):
+                fwd = line[s : e + 1]
+                runs[fwd] = None
+                if expert:
+                    runs[fwd[::-1]] = fwd
+    cells = sorted(runs)
+    index = {c: i for i, c in enumerate(cells)}
+    n = len(cells)
+    pad = np.full((n, SIZE), CELLS, dtype=np.int64)
+    length = np.array([len(c) for c in cells], dtype=np.int64)
+    for i, c in enumerate(cells):
+        pad[i, : len(c)] = c
+    pos = np.arange(SIZE)[None, :]
+    inside = pos < length[:, None]
+    power = np.where(inside, 10 ** np.maximum(length[:, None] - 1 - pos, 0), 0).astype(np.int64)
+    twin = np.array([index[runs[c]] if runs[c] is not None else -1 for c in cells], dtype=np.int64)
+    masks = [mask_of(c) for c in cells]
+    lo = np.array([m & 0xFFFFFFFFFFFFFFFF for m in masks], dtype=np.uint64)
+    hi = np.array([m >> 64 for m in masks], dtype=np.uint64)
+    return Segments(cells, pad, inside, power, length, twin, lo, hi)
+
+
+@dataclass(frozen=True)
 class Number:
     cells: tuple[int, ...]  # reading order
     value: int
@@ -197,18 +243,49 @@ class MoveFinder:
         kids: bool = False,
         zero_is_number: bool = True,
     ) -> None:
+        import numpy as np
+
         self.board = tuple(board)
         self.expert, self.kids, self.zero_is_number = expert, kids, zero_is_number
-        self.numbers = find_numbers(self.board, expert, zero_is_number)
         self.tokens = sum(1 for d in self.board if d >= 0)
-        groups: dict[int, list[int]] = {}
-        for i, num in enumerate(self.numbers):
-            groups.setdefault(num.value, []).append(i)
-        self.values = sorted(groups)
-        self.groups = [groups[v] for v in self.values]
-        self.group_of = {v: g for g, v in enumerate(self.values)}
+        seg = _segments(expert)
+        digits = np.array(self.board + (0,), dtype=np.int64)  # cell 100: padding
+        dd = digits[seg.pad]
+        ok = ~((dd < 0) & seg.inside).any(axis=1)  # T-3: no empty cell inside a number
+        first = dd[:, 0]
+        ok &= (seg.length == 1) | (first != 0)  # T-3: no number begins with 0
+        if not zero_is_number:
+            ok &= (seg.length > 1) | (first != 0)  # TA-3 variant: a lone 0 is no number
+        value = (np.where(seg.inside, dd, 0) * seg.power).sum(axis=1)
+        twin = seg.twin
+        ok &= ~((twin >= 0) & (value == value[np.maximum(twin, 0)]))  # a palindrome is one number
+        ids = np.nonzero(ok)[0]
+        self._ids = ids
+        self._value = value[ids]
+        uniq, inverse, counts = np.unique(self._value, return_inverse=True, return_counts=True)
+        self.values = uniq
+        members = np.argsort(inverse, kind="stable").astype(np.int32)
+        sizes = counts.astype(np.int32)
+        starts = (np.cumsum(sizes) - sizes).astype(np.int32)
+        self._csr_arrays = members, starts, sizes
+        self._masks = (seg.lo[ids], seg.hi[ids])
+        self._numbers: list[Number] | None = None
         self._triples: Any = None
-        self._masks: Any = None
+
+    @property
+    def numbers(self) -> list[Number]:
+        """Every number on the board, sorted by cells (made on first use)."""
+        if self._numbers is None:
+            cells = _segments(self.expert).cells
+            self._numbers = [
+                Number(cells[i], v) for i, v in zip(self._ids.tolist(), self._value.tolist(), strict=True)
+            ]
+        return self._numbers
+
+    def group(self, g: int) -> list[int]:
+        """The indexes of the numbers of value `values[g]`, in cell order."""
+        members, starts, sizes = self._csr_arrays
+        return members[starts[g] : starts[g] + sizes[g]].tolist()
 
     # --- value triples -------------------------------------------------------------------
     def triples(self) -> Any:
@@ -227,10 +304,10 @@ class MoveFinder:
         import numpy as np
 
         empty = np.zeros(0, dtype=np.int64)
-        if not self.values:
+        if not self.values.size:
             return empty, empty, empty, np.zeros(0, dtype=bool), empty
-        u = np.array(self.values, dtype=np.int64)
-        counts = np.array([len(g) for g in self.groups], dtype=np.int64)
+        u = self.values.astype(np.int64)
+        counts = self._csr_arrays[2].astype(np.int64)
         length = np.zeros(u.size, dtype=np.int64)
         w = np.zeros(u.size, dtype=np.int64)
         rest = u.copy()
@@ -243,11 +320,11 @@ class MoveFinder:
         found: list[tuple[Any, Any, Any, bool]] = []
         max_len = 1 if self.kids else int(length.max())  # KISSA_KIDS: single-digit operands
         present_bits = _bitmap(np, u)
+        found.extend(self._sums(np, u, length, max_len, counts))
         for la in range(1, max_len + 1):
             sel = np.nonzero(length == la)[0]
             if sel.size == 0:
                 continue
-            found.extend(self._sums(np, u, sel, counts))
             found.extend(self._products(np, u, sel, length, counts, present_bits))
         found = [f for f in found if f[0].size]
         if not found:
@@ -269,29 +346,29 @@ class MoveFinder:
             return sel
         return np.arange(int(sel[0]), u.size)
 
-    def _sums(self, np: Any, u: Any, sel: Any, counts: Any) -> list[tuple[Any, Any, Any, bool]]:
-        """a + b = c with a of one length: for each b, c lies in a narrow window."""
-        a_vals = u[sel]
-        b_idx = self._operands_b(np, u, sel)
-        b_vals = u[b_idx]
-        lo = np.searchsorted(u, b_vals + a_vals[0], "left")
-        hi = np.searchsorted(u, b_vals + np.minimum(a_vals[-1], b_vals), "right")
+    def _sums(self, np: Any, u: Any, length: Any, max_len: int, counts: Any) -> list[tuple[Any, Any, Any, bool]]:
+        """a + b = c, a <= b: for each b and each length of a, c lies in a narrow window
+        of the sorted values (all lengths at once)."""
+        lens = [la for la in range(1, max_len + 1) if (length == la).any()]
+        amin = np.array([u[length == la][0] for la in lens], dtype=np.int64)
+        amax = np.array([u[length == la][-1] for la in lens], dtype=np.int64)
+        b_idx = np.nonzero(length <= max_len)[0] if self.kids else np.arange(u.size)
+        b_vals = u[b_idx][:, None]
+        lo = np.searchsorted(u, (b_vals + amin[None, :]).ravel(), "left")
+        hi = np.searchsorted(u, (b_vals + np.minimum(amax[None, :], b_vals)).ravel(), "right")
         n = np.maximum(hi - lo, 0)
         total = int(n.sum())
         if total == 0:
             return []
-        rep = np.repeat(np.arange(b_idx.size), n)
-        start = np.repeat(lo - np.cumsum(n) + n, n)
-        c_idx = start + np.arange(total)
-        b_idx2 = b_idx[rep]
-        a_need = u[c_idx] - u[b_idx2]
-        pos = np.searchsorted(a_vals, a_need)
-        pos = np.minimum(pos, a_vals.size - 1)
-        ok = a_vals[pos] == a_need
-        a_idx = sel[pos[ok]]
-        b_idx2, c_idx = b_idx2[ok], c_idx[ok]
-        keep = self._enough(np, a_idx, b_idx2, c_idx, counts)
-        return [(a_idx[keep], b_idx2[keep], c_idx[keep], False)]
+        rep = np.repeat(np.arange(n.size) // len(lens), n)
+        c_idx = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(total)
+        b_i = b_idx[rep]
+        a_need = u[c_idx] - u[b_i]
+        pos = np.minimum(np.searchsorted(u, a_need), u.size - 1)
+        ok = (u[pos] == a_need) & (length[pos] <= max_len)
+        a_idx, b_i, c_idx = pos[ok], b_i[ok], c_idx[ok]
+        keep = self._enough(np, a_idx, b_i, c_idx, counts)
+        return [(a_idx[keep], b_i[keep], c_idx[keep], False)]
 
     def _products(
         self, np: Any, u: Any, sel: Any, length: Any, counts: Any, bits: Any
@@ -328,19 +405,6 @@ class MoveFinder:
 
     # --- occurrences -----------------------------------------------------------------------
     def _mask_arrays(self) -> Any:
-        if self._masks is None:
-            import numpy as np
-
-            nums = self.numbers
-            flat = np.fromiter((x for n in nums for x in n.cells), np.int64)
-            sizes = np.fromiter((len(n.cells) for n in nums), np.int64, len(nums))
-            starts = np.cumsum(sizes) - sizes
-            one = np.uint64(1)
-            bits_lo = np.where(flat < 64, one << np.minimum(flat, 63).astype(np.uint64), np.uint64(0))
-            bits_hi = np.where(flat >= 64, one << np.maximum(flat - 64, 0).astype(np.uint64), np.uint64(0))
-            lo = np.bitwise_or.reduceat(bits_lo, starts) if len(nums) else bits_lo
-            hi = np.bitwise_or.reduceat(bits_hi, starts) if len(nums) else bits_hi
-            self._masks = (lo, hi)
         return self._masks
 
     def chunks(self, budget: int = 1_000_000) -> Iterator[tuple[int, Any]]:
@@ -371,27 +435,39 @@ class MoveFinder:
         tga, tgb, tgc, _, _ = self.triples()
         ga, gb, gc = tga[i:j], tgb[i:j], tgc[i:j]
         members, starts, sizes = self._csr(np)
+        dset = self._digit_sets(np)
         nb = sizes[gb]
         t, q, r = _grid(np, sizes[ga] * nb, nb)
         ia = members[starts[ga][t] + q]
         ib = members[starts[gb][t] + r]
-        ok = ((lo[ia] & lo[ib]) | (hi[ia] & hi[ib])) == 0  # T-4: pairwise disjoint
-        ok &= (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
+        ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
+        # T-4: pairwise disjoint. Two numbers can share a cell only if they share a digit,
+        # so the bit masks are compared only for the triples where the values do.
+        ok &= _disjoint(np, (dset[ga] & dset[gb]) != 0, t, lo, hi, ia, lo, hi, ib)
         t, ia, ib = t[ok], ia[ok], ib[ok]
-        m_lo, m_hi = lo[ia] | lo[ib], hi[ia] | hi[ib]
         gct = gc[t]
-        p, k, _ = _grid(np, sizes[gct], None)
-        ic = members[starts[gct][p] + k]
-        ok = ((m_lo[p] & lo[ic]) | (m_hi[p] & hi[ic])) == 0
+        cnt = sizes[gct]
+        p = np.repeat(np.arange(t.size, dtype=np.int32), cnt)
+        shift = np.repeat((np.cumsum(cnt, dtype=np.int32) - cnt - starts[gct]).astype(np.int32), cnt)
+        ic = members[np.arange(p.size, dtype=np.int32) - shift]
+        need = (dset[gct] & (dset[ga][t] | dset[gb][t])) != 0
+        ok = _disjoint(np, need, p, lo[ia] | lo[ib], hi[ia] | hi[ib], None, lo, hi, ic)
         p = p[ok]
         return t[p], ia[p], ib[p], ic[ok]
 
+    def _digit_sets(self, np: Any) -> Any:
+        """For each value, the set of its digits as 10 bits."""
+        if not hasattr(self, "_dsets"):
+            rest = self.values.astype(np.int64)
+            bits = np.zeros(rest.size, dtype=np.int32)
+            for k in range(SIZE):
+                present = (rest > 0) | (k == 0)
+                bits |= np.where(present, np.left_shift(1, (rest % 10).astype(np.int32)), 0).astype(np.int32)
+                rest //= 10
+            self._dsets = bits
+        return self._dsets
+
     def _csr(self, np: Any) -> Any:
-        if not hasattr(self, "_csr_arrays"):
-            sizes = np.array([len(g) for g in self.groups], dtype=np.int32)
-            starts = np.cumsum(sizes, dtype=np.int32) - sizes
-            members = np.fromiter((i for g in self.groups for i in g), np.int32, int(sizes.sum()))
-            self._csr_arrays = members, starts, sizes
         return self._csr_arrays
 
     def moves(self) -> Iterator[tuple[str, int, int, int, int]]:
@@ -431,7 +507,7 @@ class MoveFinder:
         """One disjoint occurrence of value triple k, or None (plain Python: usually quick)."""
         tr = self.triple(k)
         masks = self._py_masks()
-        ga, gb, gc = self.groups[tr.a], self.groups[tr.b], self.groups[tr.c]
+        ga, gb, gc = self.group(tr.a), self.group(tr.b), self.group(tr.c)
         for a in ga:
             ma = masks[a]
             for b in gb:
@@ -464,6 +540,24 @@ class MoveFinder:
 
 
 _BITMASK = (1 << 16) - 1
+
+
+def _disjoint(np: Any, need: Any, row: Any, lo1: Any, hi1: Any, idx1: Any, lo2: Any, hi2: Any, idx2: Any) -> Any:
+    """Per row, whether two numbers share no cell; masks compared only where `need[row]`.
+
+    `idx1` None: lo1/hi1 are already per group of rows (indexed by `row`)."""
+    share = float(need.mean()) if need.size else 0.0
+    if share > 0.25:  # most rows need it: one pass over all is cheaper than picking them
+        a = row if idx1 is None else idx1
+        return ((lo1[a] & lo2[idx2]) | (hi1[a] & hi2[idx2])) == 0
+    ok = np.ones(row.size, dtype=bool)
+    if share == 0.0:
+        return ok
+    rows = np.nonzero(need[row])[0]
+    a = row[rows] if idx1 is None else idx1[rows]
+    b = idx2[rows]
+    ok[rows] = ((lo1[a] & lo2[b]) | (hi1[a] & hi2[b])) == 0
+    return ok
 
 
 def _grid(np: Any, counts: Any, inner: Any) -> tuple[Any, Any, Any]:
