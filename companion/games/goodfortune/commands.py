@@ -16,7 +16,7 @@ from companion.games.base import Act, Answer, Ask, GameUI, Intent, Seq
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
-from .notation import find_charms, number_items, numbers_in
+from .notation import NUMBER_WORDS, find_charms, number_items, numbers_in
 from .rules import HAND, LEFT, RIGHT, Declare, Place, Push, State, placements
 from .scoring import score
 from .speech import charm_msg, groups_msg, points_msg, tile_msg, tiles_msg
@@ -24,6 +24,9 @@ from .tiles import N_TILES
 
 END_WORDS = {LEFT: {"gauche", "left", "g"}, RIGHT: {"droite", "right", "dr"}}
 PUSH_WORDS = {"avance", "avancer", "pousse", "pousser", "joue", "jouer", "pose", "push", "play", "tile", "tuile"}
+FILLER_WORDS = {"la", "le", "ma", "je", "j", "numero", "no", "n", "the", "my", "number", "i", "en", "premier", "avant",
+                "et", "puis", "please", "stp", "svp", "s", "il", "te", "plait", "vous", "moi", "i ll"}
+NUMBER_TOKENS = {t for phrase in NUMBER_WORDS for t in phrase.split()} | {str(n) for n in range(0, 100)}
 OPPONENT_WORDS = {"sa", "son", "ses", "adverse", "adversaire", "autre", "lui", "elle", "their", "his", "her",
                   "opponent", "other", "theirs", "l autre"}
 BOTH_WORDS = {"les", "deux", "both", "all", "toutes", "tous"}
@@ -64,7 +67,7 @@ class GoodFortuneUI(GameUI):
             if end is not None:
                 return self._place(end, folded, match, seat)
         nums = numbers_in(folded)
-        if len(nums) == 1 and (len(toks) == 1 or toks & PUSH_WORDS or len(toks) <= 3):
+        if len(nums) == 1 and not (toks - PUSH_WORDS - FILLER_WORDS - NUMBER_TOKENS):
             return Act(Push(nums[0]))
         if self._end(toks) is not None:
             return Act(Place(self._end(toks) or LEFT))  # refused with the reason (no tile to place)
