@@ -25,8 +25,10 @@ from .tiles import N_TILES
 END_WORDS = {LEFT: {"gauche", "left", "g"}, RIGHT: {"droite", "right", "dr"}}
 PUSH_WORDS = {"avance", "avancer", "pousse", "pousser", "joue", "jouer", "pose", "push", "play", "tile", "tuile"}
 FILLER_WORDS = {"la", "le", "ma", "je", "j", "numero", "no", "n", "the", "my", "number", "i", "en", "premier", "avant",
-                "et", "puis", "please", "stp", "svp", "s", "il", "te", "plait", "vous", "moi", "i ll"}
+                "et", "puis", "please", "stp", "svp", "s", "il", "te", "plait", "vous", "moi"}
 NUMBER_TOKENS = {t for phrase in NUMBER_WORDS for t in phrase.split()} | {str(n) for n in range(0, 100)}
+QUESTION_WORDS = {"quoi", "qu", "quel", "quelle", "qui", "what", "which", "who", "comment", "how", "pourquoi", "why",
+                  "lis", "read", "dis", "say", "tell"}
 OPPONENT_WORDS = {"sa", "son", "ses", "adverse", "adversaire", "autre", "lui", "elle", "their", "his", "her",
                   "opponent", "other", "theirs", "l autre"}
 BOTH_WORDS = {"les", "deux", "both", "all", "toutes", "tous"}
@@ -53,7 +55,7 @@ class GoodFortuneUI(GameUI):
         if state.phase == "declare" and match.current == seat and numbers_in(folded) and not toks & WHERE_WORDS:
             return self._declare(folded, match, seat)
         if state.phase == "place" and match.current == seat and self._end(toks) is not None \
-                and not toks & (WHERE_WORDS | OPTION_WORDS):
+                and not toks & (WHERE_WORDS | OPTION_WORDS | QUESTION_WORDS):
             return self._place(self._end(toks) or LEFT, folded, match, seat)
         query = self._query(folded, toks, match, seat)
         if query is not None:
@@ -129,6 +131,8 @@ class GoodFortuneUI(GameUI):
         if toks & DECK_WORDS:
             mid = "goodfortune.read.deck_synthetic" if state.deck == "synthetic" else "goodfortune.read.deck"
             return self._answer(seat, [Msg(mid, name=Raw(state.deck))])
+        if toks & QUESTION_WORDS and self._end(toks) is not None and len(state.central) == 3:
+            return self._answer(seat, [self.central(state)])  # "qu'y a-t-il à gauche ?"
         if toks & CENTRAL_WORDS and not (whose is not None and toks & {"ligne", "line"} and not toks & {"centrale", "central"}):
             return self._answer(seat, [self.central(state)])
         if toks & {"fatma", "fatima"}:  # "main de Fatma" is a charm, not a hand
