@@ -343,6 +343,7 @@ class DeviceSink(Sink):
     kind = "device"
     realtime = True
     PREFERRED_RATE = 22050
+    STALL_SECONDS = 3.0
 
     def __init__(self, device: int | str | None = None, channel: str | None = None) -> None:
         try:
@@ -382,8 +383,29 @@ class DeviceSink(Sink):
                 stream = None
         if stream is None:
             raise AudioUnavailable(f"{self.device_name}: {'; '.join(errors)}")
+        self._attach(stream)
+
+    def _attach(self, stream: Any) -> None:
+        """Start using an open stream, and the watchdog that frees a stalled write."""
         self._stream = stream
         self._lock = threading.Lock()
+        self._writing_since: float | None = None
+        self.stalled = False
+        self._closing = threading.Event()
+        threading.Thread(target=self._watch, name="device-watchdog", daemon=True).start()
+
+    def _watch(self) -> None:
+        # A sound server that stops answering blocks `write` for ever (seen with PulseAudio,
+        # tech-stack §2.3): abort the stream so the write returns and the player falls back.
+        while not self._closing.wait(0.25):
+            since = self._writing_since
+            if since is not None and time.monotonic() - since > self.STALL_SECONDS:
+                self.stalled = True
+                try:
+                    self._stream.abort()
+                except Exception:  # noqa: BLE001 - it is stuck already
+                    pass
+                return
 
     def _frame(self, block: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -398,23 +420,39 @@ class DeviceSink(Sink):
         return out
 
     def write(self, block: np.ndarray, sr: int) -> None:
+        if self.stalled:
+            raise AudioUnavailable(f"{self.device_name} stopped responding")
         data = self._frame(resample(block, sr, self.sample_rate))
         with self._lock:
-            self._stream.write(data)
+            self._writing_since = time.monotonic()
+            try:
+                self._stream.write(data)
+            finally:
+                self._writing_since = None
+        if self.stalled:
+            raise AudioUnavailable(f"{self.device_name} stopped responding")
 
     def discard(self) -> None:
         with self._lock:
             try:
                 self._stream.abort()
                 self._stream.start()
-            except self._sd.PortAudioError:
+            except Exception:  # noqa: BLE001 - PortAudioError: the next write will tell
                 pass
 
     def close(self) -> None:
-        with self._lock:
+        self._closing.set()
+        if self._lock.acquire(timeout=1.0):
             try:
                 self._stream.close()
-            except self._sd.PortAudioError:
+            except Exception:  # noqa: BLE001 - closing a broken device
+                pass
+            finally:
+                self._lock.release()
+        else:  # a write is stuck: abort from here, never wait for it
+            try:
+                self._stream.abort()
+            except Exception:  # noqa: BLE001
                 pass
 
 

@@ -368,3 +368,45 @@ def test_recorded_audio_goes_through_the_same_queue_and_is_cut_the_same_way(spea
     assert speaker.wait(2)
     assert rec(speaker, 1).seconds == pytest.approx(0.1)
     assert speaker.repeat() is None  # recorded sound is not "the last thing said"
+
+
+class StuckStream:
+    """A sound server that stops answering: write blocks until the stream is aborted."""
+
+    def __init__(self, ok_writes):
+        self.ok_writes = ok_writes
+        self.aborted = threading.Event()
+
+    def write(self, data):
+        self.ok_writes -= 1
+        if self.ok_writes < 0:
+            self.aborted.wait()
+
+    def abort(self):
+        self.aborted.set()
+
+    def start(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_stalled_sound_device_is_abandoned_not_waited_for(tmp_path, monkeypatch):
+    from companion.adapters.audio import DeviceSink
+
+    monkeypatch.setattr(DeviceSink, "STALL_SECONDS", 0.3)
+    sink = object.__new__(DeviceSink)
+    sink.device_name, sink.channel, sink.channels, sink.sample_rate = "stuck", None, 2, 22050
+    stream = StuckStream(ok_writes=5)
+    sink._attach(stream)
+    sp = Speaker(get_engine("recording"), sink, "fr", fallback_wav=tmp_path / "f.wav")
+    try:
+        sp.say(SHORT, Priority.MESSAGE)
+        sp.say(SHORT, Priority.MESSAGE)
+        assert sp.wait(3)
+        assert stream.aborted.is_set() and sink.stalled
+        assert isinstance(sp.sink, FileSink)
+        assert [u.parts[0].id for u in sp.notices()] == ["speech.output.no_device_file"]
+    finally:
+        sp.close()
