@@ -229,3 +229,14 @@ def test_unknown_words_are_not_understood():
     m, ui = setup_match()
     assert ui.parse("bonjour tout le monde", m, 0) is None
     assert ui.parse("", m, 0) is None
+
+
+def test_questions_never_act_and_stray_numbers_never_push():
+    m, ui = setup_match()
+    seat = m.current
+    for line in ("qu'y a-t-il à gauche ?", "what is on the left", "where is 12", "c'est quoi la 12",
+                 "lis la ligne de chance"):
+        assert isinstance(ui.parse(line, m, seat), Answer), line
+    for line in ("what is 12", "12 13", "combien de points pour 12 et 3"):
+        assert not isinstance(ui.parse(line, m, seat), Act), line
+    assert ui.parse("je pousse la douze s'il te plaît", m, seat) == Act(Push(12))

@@ -116,7 +116,7 @@ class GoodFortuneUI(GameUI):
         state: State = match.state
         whose = self._whose(folded, toks, match, seat)
         nums = numbers_in(folded)
-        if toks & WHERE_WORDS and len(nums) == 1 and not toks & PUSH_WORDS:
+        if toks & (WHERE_WORDS | QUESTION_WORDS) and len(nums) == 1 and not toks & PUSH_WORDS:
             return self._answer(seat, [self.where(state, nums[0], match)])
         if toks & COLLECTION_WORDS or (toks & DETAIL_WORDS):
             seats = (0, 1) if (toks & BOTH_WORDS or toks & DETAIL_WORDS) and whose is None else (whose if whose is not None else seat,)
