@@ -158,13 +158,22 @@ class _EspeakStream:
         self.volume = volume
         self.proc = proc if proc is not None else _spawn(argv)
         assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(text.encode("utf-8"))
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
+        data = text.encode("utf-8")
+        if len(data) <= 16384:  # fits in the pipe: written at once
+            self._feed(data)
+        else:  # espeak-ng may speak before it has read it all: do not block on a full pipe
+            threading.Thread(target=self._feed, args=(data,), name="espeak-stdin", daemon=True).start()
         self._closed = False
         self._gen: Generator[tuple[np.ndarray, int], None, None] = self._generate()
+
+    def _feed(self, data: bytes) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.write(data)
+            stdin.close()
+        except (BrokenPipeError, ValueError, OSError):  # the process was killed (a cut)
+            pass
 
     def __iter__(self) -> _EspeakStream:
         return self

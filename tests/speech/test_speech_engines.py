@@ -232,3 +232,12 @@ def test_espeak_spare_processes_give_the_same_sound_and_are_bounded():
         eng.close()
     assert all(p.poll() is not None for p in procs)
     assert eng._spares == {}
+
+
+@needs_espeak
+def test_espeak_long_text_does_not_block_on_a_full_pipe():
+    text = "Le joueur suivant pose sa tuile et compte ses points. " * 400  # 22 kB
+    stream = get_engine("espeak-ng").stream(text, "fr", rate=450)
+    chunks = [next(stream) for _ in range(20)]
+    stream.close()
+    assert all(len(c) > 0 for c, _ in chunks)
