@@ -69,7 +69,10 @@ def say_main(argv: list[str], out: TextIO | None = None) -> int:
     profile = Profile(language=lang, rate=args.rate or 175, voice=args.voice)
     speaker = open_speaker(args.speech, args.output, lang, profile=profile)
     try:
-        _print(out, lang, speaker.describe(), verbosity)
+        # which voice and where the sound goes: printed and spoken
+        for note in speaker.describe():
+            _print(out, lang, [note], verbosity)
+            speaker.say_utterance(note, verbosity)
         print(text, file=out, flush=True)
         item = speaker.say(text, Priority.MESSAGE, lang=lang)
         speaker.wait(timeout=60)
@@ -156,7 +159,9 @@ def earcons_main(argv: list[str], out: TextIO | None = None) -> int:
         parser.error(str(exc))
     speaker = open_speaker(args.speech, args.output, lang)
     try:
-        _print(out, lang, speaker.describe(), verbosity)
+        for note in speaker.describe():
+            _print(out, lang, [note], verbosity)
+            speaker.say_utterance(note, verbosity)
         intro = say("speech.earcons.intro")
         _print(out, lang, [intro], verbosity)
         speaker.say_utterance(intro, verbosity)

@@ -79,3 +79,13 @@ def test_earcons_played_and_explained():
                          "Output: none, nothing is played.",
                          "Here are the companion's sounds, each followed by its meaning."]
     assert len(lines) == 3 + len(NAMES) and lines[-1] == "A rising sound: you are asked a question."
+
+
+def test_say_speaks_which_voice_and_output_before_the_sentence(tmp_path):
+    wav = tmp_path / "o.wav"
+    rc, lines = run(say_main, ["Bonjour", "--output", f"file:{wav}", "--speech", "espeak-ng", "--rate", "300"])
+    assert rc == 0
+    alone = tmp_path / "alone.wav"
+    assert run(say_main, ["Bonjour", "--out", str(alone), "--rate", "300"])[0] == 0
+    # the file holds the two set-up lines, then the sentence
+    assert sf.info(str(wav)).duration > 2.5 * sf.info(str(alone)).duration
