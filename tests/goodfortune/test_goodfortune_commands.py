@@ -63,6 +63,8 @@ def test_readings_french():
     opts = answer(ui, m, "options", me)
     assert opts.startswith("Sur la ligne telle qu'elle est :") and ("gagne la" in opts or "défausse la" in opts)
     assert "synthétique" in answer(ui, m, "jeu de tuiles synthétique", me)
+    assert answer(ui, m, "quel jeu de tuiles ?", me).startswith("Jeu de tuiles synthétique")
+    assert answer(ui, m, "deck", me, "en").startswith("Synthetic tile deck")
 
 
 def test_readings_english_and_collections_with_grouped_score():

@@ -128,7 +128,7 @@ class GoodFortuneUI(GameUI):
             return self._answer(seat, [self.medallion(state, match)])
         if toks & OPTION_WORDS:
             return self._answer(seat, self.options(state, match, seat))
-        if toks & DECK_WORDS:
+        if toks & DECK_WORDS or "jeu de tuiles" in folded or "tile set" in folded:
             mid = "goodfortune.read.deck_synthetic" if state.deck == "synthetic" else "goodfortune.read.deck"
             return self._answer(seat, [Msg(mid, name=Raw(state.deck))])
         if toks & QUESTION_WORDS and self._end(toks) is not None and len(state.central) == 3:
