@@ -163,3 +163,47 @@ def test_table_and_two_private_channels_at_once(tmp_path):
     assert r["describe"] == ["Sortie : default.", "Sortie : côté gauche de default.",
                              "Sortie : côté droit de default."]
     assert r["errors"] == []
+
+
+CAPTURE = r"""
+import sys
+from companion.adapters.speaker import open_speaker
+from companion.narration import Priority
+sp = open_speaker("espeak-ng", sys.argv[1], "fr")
+sp.say("C'est au tour de Marie.", Priority.MESSAGE)
+assert sp.wait(10)
+sp.close()
+print(sp.sink.sample_rate, sp.sink.channels)
+"""
+
+
+@pytest.mark.parametrize("spec, side", [("device:default:left", 0), ("device:default:right", 1), ("device", None)])
+def test_what_reaches_the_device_is_the_speech_on_the_right_side(tmp_path, spec, side):
+    """ALSA's `file` plugin in front of the null device keeps what PortAudio played
+    (float32 samples, raw), so the test hears exactly what a headset would."""
+    import numpy as np
+
+    from companion.adapters.speech import get_engine
+
+    cap = tmp_path / "captured.raw"
+    (tmp_path / ".asoundrc").write_text(
+        f'pcm.!default {{\n type file\n slave.pcm "null"\n file "{cap}"\n format "raw"\n}}\n'
+    )
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", CAPTURE, spec], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    sr, channels = map(int, proc.stdout.split())
+    frames = np.fromfile(cap, dtype="<f4").reshape(-1, channels)
+    expected, esr = get_engine("espeak-ng").synth("C'est au tour de Marie.", "fr")
+    assert sr == esr and channels == 2
+    assert len(frames) == pytest.approx(len(expected), abs=sr // 50)
+    if side is None:
+        assert np.allclose(frames[:, 0], frames[:, 1])
+        heard = frames[:, 0]
+    else:
+        assert not frames[:, 1 - side].any()  # nothing at all on the other player's side
+        heard = frames[:, side]
+    n = min(len(heard), len(expected))
+    assert np.max(np.abs(heard)) == pytest.approx(np.max(np.abs(expected)), abs=1e-3)
+    assert np.corrcoef(heard[:n], expected[:n])[0, 1] > 0.99
