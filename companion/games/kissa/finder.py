@@ -27,6 +27,7 @@ digits decide the tokens), so the best moves come from the best value triples fi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -320,12 +321,11 @@ class MoveFinder:
         found: list[tuple[Any, Any, Any, bool]] = []
         max_len = 1 if self.kids else int(length.max())  # KISSA_KIDS: single-digit operands
         present_bits = _bitmap(np, u)
-        found.extend(self._sums(np, u, length, max_len, counts))
-        for la in range(1, max_len + 1):
-            sel = np.nonzero(length == la)[0]
-            if sel.size == 0:
-                continue
-            found.extend(self._products(np, u, sel, length, counts, present_bits))
+        found.extend(self._sums(np, u, length, max_len, counts, present_bits))
+        if self.kids:
+            found.extend(self._products(np, u, np.nonzero(length == 1)[0], length, counts, present_bits))
+        else:
+            found.extend(self._products_by_result(np, u, length, counts))
         found = [f for f in found if f[0].size]
         if not found:
             return empty, empty, empty, np.zeros(0, dtype=bool), empty
@@ -346,7 +346,7 @@ class MoveFinder:
             return sel
         return np.arange(int(sel[0]), u.size)
 
-    def _sums(self, np: Any, u: Any, length: Any, max_len: int, counts: Any) -> list[tuple[Any, Any, Any, bool]]:
+    def _sums(self, np: Any, u: Any, length: Any, max_len: int, counts: Any, bits: Any) -> list[tuple[Any, Any, Any, bool]]:
         """a + b = c, a <= b: for each b and each length of a, c lies in a narrow window
         of the sorted values (all lengths at once)."""
         lens = [la for la in range(1, max_len + 1) if (length == la).any()]
@@ -364,6 +364,8 @@ class MoveFinder:
         c_idx = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(total)
         b_i = b_idx[rep]
         a_need = u[c_idx] - u[b_i]
+        maybe = np.nonzero(bits[a_need & _BITMASK])[0]  # cheap hash filter first
+        a_need, b_i, c_idx = a_need[maybe], b_i[maybe], c_idx[maybe]
         pos = np.minimum(np.searchsorted(u, a_need), u.size - 1)
         ok = (u[pos] == a_need) & (length[pos] <= max_len)
         a_idx, b_i, c_idx = pos[ok], b_i[ok], c_idx[ok]
@@ -394,6 +396,29 @@ class MoveFinder:
         c_idx = pos[ok]
         keep = self._enough(np, a_idx, b_i, c_idx, counts)
         return [(a_idx[keep], b_i[keep], c_idx[keep], True)]
+
+    def _products_by_result(self, np: Any, u: Any, length: Any, counts: Any) -> list[tuple[Any, Any, Any, bool]]:
+        """a × b = c, 1 <= a <= b (T-5: never by zero): for each result c, the factors a up
+        to its square root that divide it (a float division, exact at this size)."""
+        out = []
+        for lc in range(1, int(length.max()) + 1):
+            c_idx = np.nonzero(length == lc)[0]
+            if c_idx.size == 0:
+                continue
+            c_vals = u[c_idx]
+            a_idx = np.nonzero((u > 0) & (u <= math.isqrt(int(c_vals[-1]))))[0]
+            if a_idx.size == 0:
+                continue
+            a_vals = u[a_idx]
+            b = np.rint(c_vals[None, :] / a_vals[:, None]).astype(np.int64)
+            hit = np.nonzero((b * a_vals[:, None] == c_vals[None, :]) & (b >= a_vals[:, None]))
+            b_vals = b[hit]
+            pos = np.minimum(np.searchsorted(u, b_vals), u.size - 1)
+            ok = u[pos] == b_vals
+            a_i, b_i, c_i = a_idx[hit[0][ok]], pos[ok], c_idx[hit[1][ok]]
+            keep = self._enough(np, a_i, b_i, c_i, counts)
+            out.append((a_i[keep], b_i[keep], c_i[keep], True))
+        return out
 
     @staticmethod
     def _enough(np: Any, a: Any, b: Any, c: Any, counts: Any) -> Any:
