@@ -315,6 +315,32 @@ def say_side(side: str):
     return Msg(f"speech.side.{side}")
 
 
+DEVICE_OPEN_TIMEOUT = 5.0
+
+
+def _open_device(spec: OutputSpec) -> DeviceSink:
+    """Open the device in a helper thread: a sound server that does not answer must not
+    freeze the start of a game (the thread is left behind if it never returns)."""
+    result: list[DeviceSink | BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(DeviceSink(spec.device, spec.channel))
+        except BaseException as exc:  # noqa: BLE001 - handed over below
+            result.append(exc)
+
+    thread = threading.Thread(target=target, name="open-device", daemon=True)
+    thread.start()
+    thread.join(DEVICE_OPEN_TIMEOUT)
+    if not result:
+        raise AudioUnavailable(f"the sound device did not open within {DEVICE_OPEN_TIMEOUT:.0f} s")
+    if isinstance(result[0], AudioUnavailable):
+        raise result[0]
+    if isinstance(result[0], BaseException):
+        raise AudioUnavailable(f"{type(result[0]).__name__}: {result[0]}")
+    return result[0]
+
+
 def open_speaker(
     engine: str = "auto",
     output: str = "auto",
@@ -351,7 +377,7 @@ def open_speaker(
             sink = NullSink()
     else:
         try:
-            sink = DeviceSink(spec.device, spec.channel)
+            sink = _open_device(spec)
         except AudioUnavailable as exc:
             failed = exc.reason
             sink = NullSink()

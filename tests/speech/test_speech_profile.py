@@ -187,3 +187,25 @@ def test_pyttsx3_file_completion_check(tmp_path):
     assert _wav_complete(tmp_path / "list.wav") is True
     sf.write(str(tmp_path / "a.aiff"), np.zeros(100, dtype=np.float32), 22050, format="AIFF")
     assert _wav_complete(tmp_path / "a.aiff") is None
+
+
+def test_a_device_that_never_opens_is_given_up(monkeypatch, tmp_path):
+    import threading
+
+    from companion.adapters import speaker as speaker_mod
+
+    never = threading.Event()
+
+    class Hanging:
+        def __init__(self, *a, **k):
+            never.wait(10)
+
+    monkeypatch.setattr(speaker_mod, "DeviceSink", Hanging)
+    monkeypatch.setattr(speaker_mod, "DEVICE_OPEN_TIMEOUT", 0.2)
+    sp = open_speaker("text", "auto", "en", fallback_wav=tmp_path / "f.wav")
+    try:
+        assert sp.sink.kind == "file"
+        assert catalog("en").render(sp.describe()[-1]) == f"Output: no sound card, the sound is written to {tmp_path / 'f.wav'}."
+    finally:
+        never.set()
+        sp.close()
