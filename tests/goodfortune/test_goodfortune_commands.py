@@ -242,3 +242,37 @@ def test_questions_never_act_and_stray_numbers_never_push():
     for line in ("what is 12", "12 13", "combien de points pour 12 et 3"):
         assert not isinstance(ui.parse(line, m, seat), Act), line
     assert ui.parse("je pousse la douze s'il te plaît", m, seat) == Act(Push(12))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WORDS = ["avance", "gauche", "droite", "left", "right", "12", "douze", "vingt et un", "ma", "sa", "ligne",
+         "collection", "centre", "où", "est", "trèfle", "main de Fatma", "options", "détail", "médaillon", "?",
+         "99", "0", "-3", "Anne", "Bruno", "jeu", "de", "tuiles", "quoi", "et", "le"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=6), st.text(max_size=12), st.integers(0, 40),
+       st.sampled_from([{}, {"physical": True}, {"match": "domino_half", "free_end": True}]))
+def test_any_line_in_any_phase_is_understood_or_refused_never_a_crash(words, noise, steps, options):
+    m, ui = setup_match(**options)
+    rng = __import__("random").Random(steps)
+    for _ in range(steps):
+        if m.over:
+            break
+        m.play(m.current, rng.choice(m.legal(m.current)))
+    line = " ".join(words) + " " + noise
+    for seat in (0, 1):
+        intent = ui.parse(line, m, seat)
+        items = intent.items if isinstance(intent, Seq) else [intent]
+        for it in items:
+            if isinstance(it, Act):
+                try:
+                    m.check(seat, it.action)
+                except IllegalAction as exc:
+                    assert text(ui.refusal(exc, m, seat)) and "goodfortune." not in text(ui.refusal(exc, m, seat))
+            elif isinstance(it, Answer):
+                assert "goodfortune." not in text(it.utterances)
+            elif isinstance(it, Ask):
+                assert text([it.question])
