@@ -96,9 +96,8 @@ def test_file_output_appends_everything_said(tmp_path):
     assert sr == 22050 and 2.0 < len(data) / sr < 6.0
     half = len(data) // 2
     assert np.max(np.abs(data[:half])) > 0.2 and np.max(np.abs(data[half:])) > 0.2
-    assert catalog("en").render(open_speaker("text", f"file:{wav}", "en").describe()[-1]) == (
-        f"Output: the sound is written to {wav}."
-    )
+    with open_speaker("text", f"file:{wav}", "en") as sp:
+        assert catalog("en").render(sp.describe()[-1]) == f"Output: the sound is written to {wav}."
 
 
 def test_file_output_that_cannot_be_written_says_so(tmp_path):
