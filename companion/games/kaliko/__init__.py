@@ -1,0 +1,5 @@
+"""Kaliko (RULES.md §1): hexagonal path tiles, played and explored by ear."""
+
+from .rules import Kaliko as Rules
+
+__all__ = ["Rules"]

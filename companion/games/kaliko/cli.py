@@ -1,0 +1,166 @@
+"""`companion kaliko ...`: the tile list, the scorer and the play finder on the command line.
+
+* `companion kaliko tiles [--json]` - the 85 tiles in number order (RULES §7).
+* `companion kaliko score POSITION.json [--json]` - judge the file's `play` on its `pattern`.
+* `companion kaliko best POSITION.json --hand "TILE;TILE;..." [--json]` - the best play.
+
+POSITION.json is `{"pattern": [{"cell": [q, r], "tile": "01R 23W 45B"}, ...], "play": [...]}`
+with every tile written as it lies on the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .tiles import NUMBER, ORIENTED, TILES, TileSyntaxError, cell_id, cell_qr, identity, oriented
+
+OPTION_FLAGS = ("crossings_new_tiles_only", "double_main_only")
+
+
+class PositionError(ValueError):
+    pass
+
+
+def _placements(items: Any, what: str) -> list[tuple[int, int]]:
+    if not isinstance(items, list):
+        raise PositionError(f"{what} must be a list")
+    out = []
+    for i, item in enumerate(items):
+        try:
+            q, r = item["cell"]
+            out.append((cell_id(int(q), int(r)), oriented(str(item["tile"]))))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PositionError(f"{what}[{i}]: {exc}") from exc
+    return out
+
+
+def load_position(path: str) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    try:
+        with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
+            data = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PositionError(str(exc)) from exc
+    if not isinstance(data, dict):
+        raise PositionError("the position must be a JSON object")
+    pattern = _placements(data.get("pattern", []), "pattern")
+    board: dict[int, int] = {}
+    for c, ot in pattern:
+        if c in board:
+            raise PositionError(f"pattern: two tiles at {list(cell_qr(c))}")
+        board[c] = ot
+    return board, _placements(data.get("play", []), "play")
+
+
+def parse_hand(text: str) -> list[int]:
+    """"01R 23W 45B;12" -> tile numbers (a tile in any rotation, or its number)."""
+    out = []
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        if part.isdigit():
+            n = int(part)
+            if not 1 <= n <= len(TILES):
+                raise PositionError(f"no tile number {n}")
+        else:
+            try:
+                n = NUMBER[identity(part)]
+            except TileSyntaxError as exc:
+                raise PositionError(f"bad tile {part!r}") from exc
+        out.append(n)
+    return out
+
+
+def _placement_json(c: int, ot: int) -> dict[str, Any]:
+    q, r = cell_qr(c)
+    return {"cell": [q, r], "tile": ORIENTED[ot], "number": NUMBER[identity(ORIENTED[ot])]}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion kaliko", description="Kaliko tiles, scorer and play finder.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_tiles = sub.add_parser("tiles", help="the 85 tiles in number order")
+    p_tiles.add_argument("--json", action="store_true")
+    for name, helptext in (("score", "score the play of a position file"), ("best", "the best play of a hand")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("position")
+        p.add_argument("--json", action="store_true")
+        p.add_argument("--crossings-new-tiles-only", action="store_true", help="variant: only crossings on new tiles score")
+        p.add_argument("--double-main-only", action="store_true", help="variant: only the main path doubles when closed")
+        if name == "best":
+            p.add_argument("--hand", required=True, help='tiles separated by ";" (tile strings or numbers)')
+            p.add_argument("--all", action="store_true", help="list every legal play, best first")
+    args = parser.parse_args(argv)
+
+    if args.command == "tiles":
+        rows = [{"number": i + 1, "tile": t} for i, t in enumerate(TILES)]
+        if args.json:
+            print(json.dumps(rows))
+        else:
+            for row in rows:
+                print(f"{row['number']:2d}  {row['tile']}")
+        return 0
+
+    try:
+        board, play = load_position(args.position)
+        hand = parse_hand(args.hand) if args.command == "best" else []
+    except PositionError as exc:
+        print(f"companion kaliko: {exc}", file=sys.stderr)
+        return 2
+    variants = (args.crossings_new_tiles_only, args.double_main_only)
+
+    if args.command == "score":
+        from .scoring import evaluate
+
+        verdict = evaluate(board, play, *variants)
+        if args.json:
+            print(json.dumps(verdict.to_json()))
+        else:
+            print(_verdict_text(verdict))
+        return 0
+
+    from .finder import all_plays
+
+    found = all_plays(board, hand, *variants)
+    best = found[0] if found else None
+    if args.json:
+        out: dict[str, Any] = {
+            "legal": best is not None,
+            "score": best.score if best else 0,
+            "play": [_placement_json(c, ot) for c, ot in best.placements] if best else [],
+            "paths": [p.to_json() for p in best.verdict.paths] if best else [],
+            "count": len(found),
+        }
+        if getattr(args, "all", False):
+            out["plays"] = [
+                {"score": f.score, "play": [_placement_json(c, ot) for c, ot in f.placements]} for f in found
+            ]
+        print(json.dumps(out))
+    else:
+        if best is None:
+            print("no legal play")
+        else:
+            cells = "; ".join(f"({p['cell'][0]},{p['cell'][1]}) {p['tile']}" for p in (_placement_json(c, ot) for c, ot in best.placements))
+            print(f"best: {cells}")
+            print(_verdict_text(best.verdict))
+            print(f"{len(found)} legal plays")
+    return 0
+
+
+def _verdict_text(verdict: Any) -> str:
+    if not verdict.legal:
+        return f"illegal: {verdict.reason}"
+    lines = [f"legal, {verdict.score} points"]
+    for p in verdict.paths:
+        lines.append(
+            f"  {p.colour}{' main' if p.main else ''}: {p.segments} segments, {p.crossings} crossings"
+            f"{', closed' if p.closed else ''} = {p.score}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,260 @@
+"""The play finder: every legal scoring play of a hand, exhaustively, and the best one.
+
+How it searches (RULES K-11 makes this exhaustive). Every tile of a legal play lies on its
+main path, and the main path holds at least one old path, so somewhere along it a new
+segment meets an old open end (a "junction"). The finder starts at every open end of the
+pattern, puts a fitting tile there and walks the path forward: at each empty cell the walk
+reaches it either stops or places one more fitting tile and goes on. When the forward end
+stops, it walks backward from the junction the same way. Every legal play is produced by
+the walk along its own main path, placing each tile when the walk first reaches it.
+
+Pruning: a tile is only tried where its colours fit every neighbour already there (a table
+indexed by the six edge constraints, which also holds the parity fact of RULES §1.1), only
+from the open ends of the pattern, and a walk that has not yet joined a second old path
+(or closed) stops as soon as no open end of its colour lies within reach of the tiles left
+in hand. Each candidate is then judged by `scoring.score_paths`, the rules' own judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .scoring import Verdict, old_runs, score_paths, trace
+from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr, hex_distance
+
+
+@dataclass(frozen=True)
+class Found:
+    placements: tuple[tuple[int, int], ...]  # (cell, ot), sorted by cell
+    verdict: Verdict
+
+    @property
+    def score(self) -> int:
+        return self.verdict.score
+
+
+def open_ends(board: dict[int, int]) -> list[tuple[int, int, int]]:
+    """RULES K-3: every open end as (empty cell, its edge facing the tile, colour code)."""
+    out = []
+    for c, ot in board.items():
+        col = COLOUR[ot]
+        for e in range(6):
+            n = c + STEP[e]
+            if n not in board:
+                out.append((n, (e + 3) % 6, col[e]))
+    return out
+
+
+def constraints_key(board: dict[int, int], cell: int) -> int:
+    key = 0
+    for e in range(5, -1, -1):
+        t = board.get(cell + STEP[e])
+        key = key * 4 + (COLOUR[t][(e + 3) % 6] if t is not None else 0)
+    return key
+
+
+class Finder:
+    """One search: a pattern, a hand of tile numbers, the scoring variants."""
+
+    def __init__(
+        self,
+        board: dict[int, int],
+        hand: list[int],
+        crossings_new_tiles_only: bool = False,
+        double_main_only: bool = False,
+        max_tiles: int = 7,
+    ) -> None:
+        self.old = dict(board)
+        self.hand = list(dict.fromkeys(hand))
+        self.opts = (crossings_new_tiles_only, double_main_only)
+        self.max_tiles = min(max_tiles, len(self.hand))
+        self.board = dict(board)
+        self.new: dict[int, int] = {}
+        self.used: set[int] = set()
+        self.found: dict[frozenset[tuple[int, int]], Found] = {}
+        self.nodes = 0
+        self._fit_cache: dict[int, tuple[int, ...]] = {}
+        mine = set()
+        for n in self.hand:
+            mine.update(ROTATIONS[n])
+        self._mine = mine
+        # open ends of the old pattern by colour, as axial cells, for the reach pruning
+        self._targets: dict[int, list[tuple[tuple[int, int], int, int]]] = {1: [], 2: [], 3: []}
+        for cell, edge, colour in open_ends(self.old):
+            self._targets[colour].append((cell_qr(cell), cell, edge))
+        # hex distance from any nearby cell to the nearest old open end of each colour
+        self._far = 99
+        self._dist: dict[int, dict[int, int]] = {}
+        for colour, targets in self._targets.items():
+            dist = {c: 0 for _, c, _ in targets}
+            frontier = list(dist)
+            for d in range(1, self.max_tiles + 1):
+                nxt = []
+                for c in frontier:
+                    for step in STEP:
+                        n = c + step
+                        if n not in dist:
+                            dist[n] = d
+                            nxt.append(n)
+                frontier = nxt
+            self._dist[colour] = dist
+
+    # --- tiles that fit ------------------------------------------------------------------
+    def fits(self, cell: int) -> list[int]:
+        key = constraints_key(self.board, cell)
+        cached = self._fit_cache.get(key)
+        if cached is None:
+            cached = tuple(ot for ot in FITS[key] if ot in self._mine)
+            self._fit_cache[key] = cached
+        return [ot for ot in cached if OT_NUMBER[ot] not in self.used]
+
+    def _reachable(self, cell: int, entry: int, colour: int) -> bool:
+        """Whether the unjoined walk whose end enters empty `cell` by edge `entry` can still
+        join an old path with the tiles left in hand (a lower bound on the tiles needed).
+
+        The walk joins when its last placed tile W sits at a free end (of its colour) of a
+        path holding old segments: an old open end, or the free end of a tile placed this
+        turn whose path leads into old tiles; that needs d(cell, W) + 1 tiles. It may also
+        enter a path of new tiles only at one free end J and leave at the other for free,
+        which needs at least d(cell, J) + 1 + d(J', W) + 1 tiles.
+        """
+        left = self.max_tiles - len(self.new)
+        if left <= 0:
+            return False
+        far = self._far
+        dist_old = self._dist[colour]
+        if dist_old.get(cell, far) <= left - 1:
+            return True
+        here = cell_qr(cell)
+        board = self.board
+        ends_old: list[tuple[int, int]] = []
+        ends_new: list[int] = []
+        for n, ot in self.new.items():
+            col = COLOUR[ot]
+            for f in range(6):
+                if col[f] != colour:
+                    continue
+                w = n + STEP[f]
+                if w in board or (w == cell and (f + 3) % 6 == entry):
+                    continue
+                if self._leads_to_old(n, f):
+                    wq = cell_qr(w)
+                    if hex_distance(here, wq) <= left - 1:
+                        return True
+                    ends_old.append(wq)
+                else:
+                    ends_new.append(w)
+        if left < 2 or not ends_new:
+            return False
+        to_new = min(hex_distance(here, cell_qr(j)) for j in ends_new)
+        from_new = min(dist_old.get(j, far) for j in ends_new)
+        for j in ends_new:
+            jq = cell_qr(j)
+            for t in ends_old:
+                from_new = min(from_new, hex_distance(jq, t))
+        return to_new + from_new + 2 <= left
+
+    def _leads_to_old(self, cell: int, edge: int) -> bool:
+        """Whether the path entering the new tile at `cell` by `edge` meets an old tile."""
+        board, new = self.board, self.new
+        c, out = cell, PARTNER[board[cell]][edge]
+        for _ in range(64):
+            n = c + STEP[out]
+            t = board.get(n)
+            if t is None:
+                return False
+            if n not in new:
+                return True
+            out = PARTNER[t][(out + 3) % 6]
+            c = n
+        return False  # pragma: no cover - a loop of new tiles only
+
+    def _place(self, cell: int, ot: int) -> None:
+        self.board[cell] = ot
+        self.new[cell] = ot
+        self.used.add(OT_NUMBER[ot])
+
+    def _remove(self, cell: int) -> None:
+        ot = self.new.pop(cell)
+        del self.board[cell]
+        self.used.discard(OT_NUMBER[ot])
+
+    # --- the walk -------------------------------------------------------------------------
+    def run(self) -> list[Found]:
+        starts = sorted(set((c, e) for c, e, _ in open_ends(self.old)))
+        for cell, edge in starts:
+            if cell in self.board:
+                continue
+            for ot in self.fits(cell):
+                self._place(cell, ot)
+                self._walk(cell, edge, 1)
+                self._remove(cell)
+        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+    def _walk(self, x: int, e: int, phase: int) -> None:
+        """Walk the main path from the junction at edge `e` of the new tile at `x`.
+
+        Canonical order (each legal play is still produced, fewer times): the forward
+        walk from the junction must reach an old path (or close the loop) before it may
+        stop, i.e. the junction is the one just after the first old path met. After
+        that the path is scoring and both ends may be extended freely.
+        """
+        self.nodes += 1
+        seq, closed = trace(self.board, x, e)
+        if closed:
+            self._candidate(seq, True)
+            return
+        if phase == 1:
+            start = next(i for i, s in enumerate(seq) if s[0] == x and s[1] == e)
+            joined = any(s[0] not in self.new for s in seq[start + 1 :])
+            if joined:
+                self._walk(x, e, 2)  # stop the forward end, go backward
+            c, _a, b = seq[-1]
+        else:
+            joined = True
+            self._candidate(seq, False)  # stop the backward end: a whole play
+            c, b, _a = seq[0]
+        if len(self.new) >= self.max_tiles:
+            return
+        z, g = c + STEP[b], (b + 3) % 6
+        if not joined and not self._reachable(z, g, COLOUR[self.board[x]][e]):
+            return  # RULES K-10: this walk can no longer join a second old path
+        for ot in self.fits(z):
+            self._place(z, ot)
+            self._walk(x, e, phase)
+            self._remove(z)
+
+    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> None:
+        runs = old_runs(seq, self.new, closed)
+        if not (runs >= 2 or (closed and runs >= 1)):
+            return  # the walked path is no scoring path (another walk may find the play)
+        cells = {s[0] for s in seq}
+        if any(c not in cells for c in self.new):
+            return
+        key = frozenset(self.new.items())
+        if key in self.found:
+            return
+        verdict = score_paths(self.board, dict(self.new), *self.opts)
+        if verdict.legal:
+            self.found[key] = Found(tuple(sorted(self.new.items())), verdict)
+
+
+def all_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> list[Found]:
+    """Every legal scoring play of `hand` on `board`, best first (RULES K-6 to K-18)."""
+    return Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles).run()
+
+
+def best_play(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+) -> Found | None:
+    plays = all_plays(board, hand, crossings_new_tiles_only, double_main_only)
+    return plays[0] if plays else None
