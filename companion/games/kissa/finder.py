@@ -460,25 +460,41 @@ class MoveFinder:
         tga, tgb, tgc, _, _ = self.triples()
         ga, gb, gc = tga[i:j], tgb[i:j], tgc[i:j]
         members, starts, sizes = self._csr(np)
-        dset = self._digit_sets(np)
+        glo, ghi = self._group_masks(np)
         nb = sizes[gb]
         t, q, r = _grid(np, sizes[ga] * nb, nb)
         ia = members[starts[ga][t] + q]
         ib = members[starts[gb][t] + r]
         ok = (ga[t] != gb[t]) | (ia < ib)  # a + b and b + a once: equal values in cell order
-        # T-4: pairwise disjoint. Two numbers can share a cell only if they share a digit,
-        # so the bit masks are compared only for the triples where the values do.
-        ok &= _disjoint(np, (dset[ga] & dset[gb]) != 0, t, lo, hi, ia, lo, hi, ib)
+        # T-4: pairwise disjoint. The cells of every number of a value, put together, tell
+        # which triples (then which pairs) can overlap at all: only those are compared.
+        need = ((glo[ga] & glo[gb]) | (ghi[ga] & ghi[gb])) != 0
+        ok &= _disjoint(np, need, t, lo, hi, ia, lo, hi, ib)
         t, ia, ib = t[ok], ia[ok], ib[ok]
         gct = gc[t]
         cnt = sizes[gct]
         p = np.repeat(np.arange(t.size, dtype=np.int32), cnt)
         shift = np.repeat((np.cumsum(cnt, dtype=np.int32) - cnt - starts[gct]).astype(np.int32), cnt)
         ic = members[np.arange(p.size, dtype=np.int32) - shift]
-        need = (dset[gct] & (dset[ga][t] | dset[gb][t])) != 0
-        ok = _disjoint(np, need, p, lo[ia] | lo[ib], hi[ia] | hi[ib], None, lo, hi, ic)
+        m_lo, m_hi = lo[ia] | lo[ib], hi[ia] | hi[ib]
+        need = ((m_lo & glo[gct]) | (m_hi & ghi[gct])) != 0
+        ok = _disjoint(np, need, p, m_lo, m_hi, None, lo, hi, ic)
         p = p[ok]
         return t[p], ia[p], ib[p], ic[ok]
+
+    def _group_masks(self, np: Any) -> Any:
+        """For each value, the union of the cells of all its numbers (bit masks)."""
+        if not hasattr(self, "_gmasks"):
+            lo, hi = self._masks
+            members, starts, sizes = self._csr_arrays
+            if members.size:
+                self._gmasks = (
+                    np.bitwise_or.reduceat(lo[members], starts),
+                    np.bitwise_or.reduceat(hi[members], starts),
+                )
+            else:
+                self._gmasks = (lo[:0], hi[:0])
+        return self._gmasks
 
     def _digit_sets(self, np: Any) -> Any:
         """For each value, the set of its digits as 10 bits."""
@@ -572,7 +588,7 @@ def _disjoint(np: Any, need: Any, row: Any, lo1: Any, hi1: Any, idx1: Any, lo2: 
 
     `idx1` None: lo1/hi1 are already per group of rows (indexed by `row`)."""
     share = float(need.mean()) if need.size else 0.0
-    if share > 0.25:  # most rows need it: one pass over all is cheaper than picking them
+    if share > 0.5:  # most rows need it: one pass over all is cheaper than picking them
         a = row if idx1 is None else idx1
         return ((lo1[a] & lo2[idx2]) | (hi1[a] & hi2[idx2])) == 0
     ok = np.ones(row.size, dtype=bool)
