@@ -158,6 +158,8 @@ def score_json(text: str, tie_order: str = "best") -> dict[str, Any]:
 
 
 def score_main(file: str, as_json: bool, tie_order: str, lang: str) -> int:
+    if file == "-" and sys.stdin.isatty():
+        print(catalog(lang).text(Msg("goodfortune.score_stdin_hint")), file=sys.stderr)
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
     except OSError as exc:
