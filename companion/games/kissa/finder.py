@@ -257,12 +257,16 @@ class MoveFinder:
         ok &= (seg.length == 1) | (first != 0)  # T-3: no number begins with 0
         if not zero_is_number:
             ok &= (seg.length > 1) | (first != 0)  # TA-3 variant: a lone 0 is no number
-        value = (np.where(seg.inside, dd, 0) * seg.power).sum(axis=1)
+        inner = np.where(seg.inside, dd, 0)
+        value = (inner * seg.power).sum(axis=1)
         twin = seg.twin
         ok &= ~((twin >= 0) & (value == value[np.maximum(twin, 0)]))  # a palindrome is one number
         ids = np.nonzero(ok)[0]
         self._ids = ids
         self._value = value[ids]
+        self._length = seg.length[ids]
+        # T-7: each token is worth its digit, 0 worth 10 (padding cells are 0: not counted)
+        self._weight = (np.where(inner == 0, 10, inner) * seg.inside).sum(axis=1)[ids]
         uniq, inverse, counts = np.unique(self._value, return_inverse=True, return_counts=True)
         self.values = uniq
         members = np.argsort(inverse, kind="stable").astype(np.int32)
@@ -309,15 +313,9 @@ class MoveFinder:
             return empty, empty, empty, np.zeros(0, dtype=bool), empty
         u = self.values.astype(np.int64)
         counts = self._csr_arrays[2].astype(np.int64)
-        length = np.zeros(u.size, dtype=np.int64)
-        w = np.zeros(u.size, dtype=np.int64)
-        rest = u.copy()
-        for k in range(SIZE):
-            d = rest % 10
-            present = (rest > 0) | (k == 0)
-            length += present
-            w += np.where(present, np.where(d == 0, 10, d), 0)  # T-7: 0 is worth 10
-            rest //= 10
+        first = self._csr_arrays[0][self._csr_arrays[1]]  # one number of each value
+        length = self._length[first]
+        w = self._weight[first]
         found: list[tuple[Any, Any, Any, bool]] = []
         max_len = 1 if self.kids else int(length.max())  # KISSA_KIDS: single-digit operands
         present_bits = _bitmap(np, u)
@@ -337,7 +335,9 @@ class MoveFinder:
         score = np.where(is_prod, score * 2, score)  # T-7: a product is doubled
         clears = length[ga] + length[gb] + length[gc] == self.tokens
         score = np.where(clears, score * 2, score)  # T-8, TA-6: clearing doubles again
-        order = np.lexsort((gc, gb, ga, is_prod, -score))
+        # best score first, then + before ×, then by operands and result (one sort key)
+        key = ((((2047 - score) << 1 | is_prod) << 13 | ga) << 13 | gb) << 13 | gc
+        order = np.argsort(key, kind="stable")
         return ga[order], gb[order], gc[order], is_prod[order], score[order]
 
     def _operands_b(self, np: Any, u: Any, sel: Any) -> Any:
