@@ -96,3 +96,13 @@ def test_bad_board_names_the_line(capsys, tmp_path, text, line, words):
 def test_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, ["moves", str(tmp_path / "nope.txt")])
     assert code == 2 and "cannot read" in err
+
+
+def test_2kissa10_is_an_alias_of_kissa(capsys, tmp_path):
+    from companion.cli import main as companion_main
+
+    path = write(tmp_path, SEED_TEXT)
+    assert companion_main(["2kissa10", "moves", path, "--count"]) == 0
+    by_alias = capsys.readouterr().out
+    assert companion_main(["kissa", "moves", path, "--count"]) == 0
+    assert by_alias == capsys.readouterr().out and int(by_alias) > 0

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.kissa.finder import MoveFinder
+from companion.games.kissa.finder import MoveFinder, find_numbers
 from tests.kissa import brute
 from tests.kissa.helpers import random_board
 
@@ -17,6 +17,8 @@ def listed(f):
 
 def compare(board, expert=False, kids=False, zero=True):
     f = MoveFinder(board, expert=expert, kids=kids, zero_is_number=zero)
+    # the numpy segment tables and the plain walk along the lines find the same numbers
+    assert [(n.cells, n.value) for n in f.numbers] == [(n.cells, n.value) for n in find_numbers(board, expert, zero)]
     got = listed(f)
     want = brute.moves(board, expert, kids, zero)
     assert len(got) == len(set(got)), "a move listed twice"
