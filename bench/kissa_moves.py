@@ -96,12 +96,10 @@ def run(boards: int, expert_boards: int) -> None:
             board = random_board(seed)
             tb, base = timed(baseline_moves, board, expert)
             tf, (finder, total) = timed(fast_moves, board, expert)
-            tl, listed = timed(lambda b=board: list(MoveFinder(b, expert=expert).moves()))
+            tl, listed = timed(lambda b=board, e=expert: list(MoveFinder(b, expert=e).moves()))
             assert total == len(base) == len(listed), (total, len(base), len(listed))
-            nums = finder.numbers
             canon = {(op, a, b, c) for op, a, b, c, _ in listed}
             assert canon == set(base), "the finder and the baseline disagree"
-            del nums
             t_base.append(tb)
             t_fast.append(tf)
             t_list.append(tl)

@@ -73,10 +73,9 @@ def main(argv: list[str] | None = None) -> int:
             (_write_json if args.json else _write_text)(finder, moves, out)
         out.flush()
     except BrokenPipeError:  # `| head` closed the pipe: not an error
-        try:
-            sys.stdout = None  # type: ignore[assignment]
-        finally:
-            return 0
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
     return 0
 
 

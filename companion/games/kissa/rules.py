@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, Union, overload
+from typing import Any, NamedTuple, overload
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
 
@@ -38,7 +38,6 @@ from .finder import (
     value_of,
 )
 from .notation import board_rows, cell_name, parse_cell, row_text
-
 
 _CELL_NAMES = tuple(cell_name(i) for i in range(CELLS))
 
@@ -79,7 +78,7 @@ class Declare:
     """Physical mode: "no solution" declared by the player to move (TA-7 R3)."""
 
 
-Action = Union[Move, EnterRow, StartPlay, Declare]
+Action = Move | EnterRow | StartPlay | Declare
 
 ENTRY, PLAY, OVER = "entry", "play", "over"
 
