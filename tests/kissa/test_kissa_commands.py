@@ -166,3 +166,14 @@ def test_refusals_of_the_match_are_worded():
     with pytest.raises(IllegalAction) as exc:
         m.play(1, Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2")))
     assert text(ui.refusal(exc.value, m, 1)[0]) == "Ce n'est pas ton tour : c'est à Anne."
+
+
+def test_numbers_dictated_as_words():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("dix en a un plus vingt-neuf en c quatre vers le bas égale trente-neuf en e deux", m, 0)
+    assert isinstance(got, Confirm)
+    assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
+    got = ui.parse("ten at a one times two nine at c four equals two hundred ninety", m, 0)
+    assert isinstance(got, Confirm) and got.action.op == "*"
+    assert say_all(ui.parse("où sont les neuf", m, 0)) == "3 fois le 9 : F2, C5 et B7."
+    assert say_all(ui.parse("where are the nines", m, 0), "en") == "3 9s: F2, C5 and B7."

@@ -36,6 +36,47 @@ NUMBER_WORDS = {
 }
 EMPTY_WORDS = {"vide", "point", "rien", "empty", "blank", "dot", "none"}
 
+# spoken numbers (speech recognisers write words): units, tens, and multipliers
+WORD_VALUES = {
+    **{w: v for w, v in NUMBER_WORDS.items() if v <= 10},
+    "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15, "seize": 16,
+    "vingt": 20, "vingts": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "oh": 0, "nought": 0,
+}
+MULTIPLIERS = {"cent": 100, "cents": 100, "hundred": 100, "mille": 1000, "thousand": 1000,
+               "million": 10**6, "millions": 10**6}
+_TENS_ET = re.compile(r"\b(vingt|trente|quarante|cinquante|soixante) et (un|une|onze)\b")
+
+
+def words_number(words: list[str]) -> int | None:
+    """ "vingt neuf" -> 29, "quatre vingt dix sept" -> 97, "two hundred five" -> 205;
+    digits said one by one ("deux neuf") are read as digits: 29."""
+    if not words:
+        return None
+    if len(words) > 1 and all(w in WORD_VALUES and WORD_VALUES[w] <= 9 for w in words):
+        return int("".join(str(WORD_VALUES[w]) for w in words))
+    total = current = 0
+    for w in words:
+        if w in MULTIPLIERS:
+            mult = MULTIPLIERS[w]
+            if mult == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * mult
+                current = 0
+        elif w in WORD_VALUES:
+            v = WORD_VALUES[w]
+            if v == 20 and current % 100 == 4:  # quatre-vingt(s): 80
+                current += 76
+            else:
+                current += v
+        else:
+            return None
+    return total + current
+
 # multi-word phrases made single tokens before parsing, longest first
 PHRASES = [
     (r"en diagonale vers le bas a droite|diagonale bas droite|vers le bas a droite|en bas a droite|diagonal down right|down right|down and right", "dir_down_right"),
@@ -47,7 +88,7 @@ PHRASES = [
     (r"vers la droite|horizontalement|horizontal|a droite|rightwards|right|across", "dir_right"),
     (r"vers la gauche|a gauche|leftwards|left", "dir_left"),
     (r"multiplie par|multiplied by|fois|times|multiplie|x", "op_times"),
-    (r"plus|et|and", "op_plus"),
+    (r"plus", "op_plus"),
     (r"egalent|egale|egal|font|fait|donnent|donne|equals|equal|makes|make|gives|give|is", "op_eq"),
 ]
 _PHRASE_RES = [(re.compile(r"\b(?:" + p + r")\b"), tok) for p, tok in PHRASES]
@@ -104,7 +145,7 @@ class Spec:
 
 def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
     """(op, [a, b, c]) from "a op b = c" or "c = a op b"; None when it is not an equation."""
-    folded = fold(_symbols(text))
+    folded = _TENS_ET.sub(r"\1 \2", fold(_symbols(text)))
     for rx, tok in _PHRASE_RES:
         folded = rx.sub(" " + tok + " ", folded)
     words = folded.split()
@@ -116,9 +157,15 @@ def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
             items.append(w)
             i += 1
             continue
-        if w.isdigit():
-            spec = Spec(int(w))
-            i += 1
+        spoken = None
+        if not w.isdigit() and (w in WORD_VALUES or w in MULTIPLIERS):
+            j = i
+            while j < len(words) and (words[j] in WORD_VALUES or words[j] in MULTIPLIERS):
+                j += 1
+            spoken = words_number(words[i:j])
+        if w.isdigit() or spoken is not None:
+            spec = Spec(int(w) if w.isdigit() else spoken)  # type: ignore[arg-type]
+            i = i + 1 if w.isdigit() else j
             if i < len(words) and words[i] in PREPOSITIONS and parse_cell_words(words, i + 1):
                 i += 1
             got = parse_cell_words(words, i)
@@ -243,9 +290,12 @@ class KissaUI(GameUI):
             if cell is None:
                 return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat))
             return self._answer(seat, self.read_around(board, cell, seat))
-        m = re.search(r"\b(?:ou|where|les|the|tous les|all the)\b.*?\b(\d)s?\b", folded) or re.fullmatch(r"(\d)s", folded)
+        m = re.search(r"\b(?:ou|where|les|the|tous les|all the)\b.*?\b(\d|[a-z]+?)s?$", folded) or re.fullmatch(r"(\d)s", folded)
         if m and not find_cell(folded):
-            return self._answer(seat, self.read_digit(board, int(m.group(1)), seat))
+            word = m.group(1)
+            digit = int(word) if word.isdigit() else WORD_VALUES.get(word, WORD_VALUES.get(word + "s", -1))
+            if 0 <= digit <= 9:
+                return self._answer(seat, self.read_digit(board, digit, seat))
         if _has(folded, "jetons", "tokens", "combien", "how many", "reste", "restant", "left", "pions"):
             return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat))
         if _has(folded, "plateau", "board", "tablier", "tout"):
