@@ -34,3 +34,40 @@ def test_golden_transcript(case, lang, verbosity):
     if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
+
+
+def physical_match():
+    """A game at a table: the board entered row by row (one row corrected), three moves,
+    then a declared "no solution" (TA-7 R3)."""
+    from companion.core import Match, Rng
+    from companion.games.kissa import UI, Rules
+    from companion.games.kissa.bot import GreedyBot
+    from companion.games.kissa.notation import board_rows
+    from companion.games.kissa.rules import Declare, EnterRow, StartPlay
+    from tests.kissa.helpers import random_board
+
+    game = Rules(physical=True)
+    match = Match(game, ["Anne", "Alain"], seed=4)
+    rows = board_rows(random_board(4))
+    match.play(0, EnterRow(0, "1234567890"))
+    for r, row in enumerate(rows):
+        match.play(0, EnterRow(r, row))
+    match.play(0, StartPlay(1))
+    bot = GreedyBot(game, 0, Rng(9))
+    for _ in range(3):
+        seat = match.current
+        bot.seat = seat
+        match.play(seat, bot.choose(match.state))
+    match.play(match.current, Declare())
+    return match, UI(game)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_golden_transcript_physical_table(lang):
+    match, ui = physical_match()
+    lines = transcript(ui, match, lang, Verbosity.NORMAL, strict=True)
+    path = GOLDEN / f"physical.{lang}.normal.txt"
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
