@@ -258,3 +258,49 @@ def best_play(
 ) -> Found | None:
     plays = all_plays(board, hand, crossings_new_tiles_only, double_main_only)
     return plays[0] if plays else None
+
+
+def naive_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> list[Found]:
+    """Generate and test: every set of up to `max_tiles` hand tiles, each in an empty cell
+    next to a tile and in a rotation that fits its neighbours, judged by the scorer.
+
+    The baseline the finder is measured against (tests and bench/kaliko_best.py); it only
+    prunes by colours, not by open ends or the main path.
+    """
+    from .scoring import evaluate
+
+    hand = list(dict.fromkeys(hand))
+    cur = dict(board)
+    new: dict[int, int] = {}
+    seen: set[frozenset[tuple[int, int]]] = set()
+    found: dict[frozenset[tuple[int, int]], Found] = {}
+    mine = {ot for n in hand for ot in ROTATIONS[n]}
+
+    def grow() -> None:
+        if new:
+            key = frozenset(new.items())
+            if key in seen:
+                return
+            seen.add(key)
+            verdict = evaluate(board, list(new.items()), crossings_new_tiles_only, double_main_only)
+            if verdict.legal:
+                found[key] = Found(tuple(sorted(new.items())), verdict)
+        if len(new) >= max_tiles:
+            return
+        used = {OT_NUMBER[ot] for ot in new.values()}
+        empties = sorted({c + s for c in cur for s in STEP} - cur.keys())
+        for z in empties:
+            for ot in FITS[constraints_key(cur, z)]:
+                if ot in mine and OT_NUMBER[ot] not in used:
+                    cur[z] = new[z] = ot
+                    grow()
+                    del cur[z], new[z]
+
+    grow()
+    return sorted(found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
