@@ -1,5 +1,6 @@
 """Kaliko (RULES.md §1): hexagonal path tiles, played and explored by ear."""
 
+from .bot import BOTS
 from .rules import Kaliko as Rules
 
-__all__ = ["Rules"]
+__all__ = ["BOTS", "Rules"]
