@@ -226,7 +226,7 @@ def test_state_and_actions_round_trip():
      ({"penalty": "last_mover"}, 5), ({"physical": True}, 6), ({"kids": True, "expert": True}, 7)],
 )
 def test_conformance(options, seed):
-    random_playout(Kissa(**options), 2 + seed % 3, seed, check_every=12)
+    random_playout(Kissa(**options), 2 + seed % 3, seed, check_every=20)
 
 
 class SparseKissa(Kissa):
