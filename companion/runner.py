@@ -66,14 +66,21 @@ def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any
         raise UserError("core.error.bad_option", lang, detail=str(exc), known=known) from exc
 
 
-def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_only: bool, fallback: Path | None = None) -> tuple[Any, dict[str, Any]]:
+def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_only: bool, fallback: Path | None = None,
+                  paced: bool = True, humans: list[str] | None = None, profile: Any = None) -> tuple[Any, dict[str, Any]]:
+    """The table's speaker and the private ones. Rate, volume and voice live in profiles:
+    the table's is the player's own when one human plays alone, else the table's."""
     engine = args.speech or os.environ.get("COMPANION_SPEECH") or ("text" if bots_only else "auto")
     if engine in ("none", "text"):
         return None, {}
+    from companion.adapters.profile import Profile
     from companion.adapters.speaker import open_speaker
 
+    if profile is None:
+        profile = Profile.for_player(humans[0] if humans and len(humans) == 1 else "table")
     try:
-        table = open_speaker(engine=engine, output=args.out or "auto", lang=lang, fallback_wav=fallback)
+        table = open_speaker(engine=engine, output=args.out or "auto", lang=lang, fallback_wav=fallback,
+                             paced_fallback=paced, profile=profile)
     except Exception as exc:  # noqa: BLE001 - an unusable engine must not stop the game
         raise UserError("core.error.speech", lang, engine=engine, detail=str(exc)) from exc
     private: dict[str, Any] = {}
@@ -81,7 +88,11 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
         name, sep, output = spec.partition("=")
         if not sep or name.strip() not in names:
             raise UserError("core.error.private_syntax", lang, spec=spec, names=", ".join(names))
-        private[name.strip()] = open_speaker(engine=engine, output=output.strip(), lang=lang)
+        try:
+            private[name.strip()] = open_speaker(engine=engine, output=output.strip(), lang=lang,
+                                                 profile=Profile.for_player(name.strip()))
+        except ValueError as exc:
+            raise UserError("core.error.private_syntax", lang, spec=spec, names=", ".join(names)) from exc
     return table, private
 
 
@@ -133,7 +144,7 @@ def play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     kinds: list[str | None] = [None] * len(humans) + [kind] * n_bots
     bots_only = not humans
-    table, private = open_speakers(args, lang, names, bots_only)
+    table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal = None
     if not bots_only or args.journal:
         from companion import journal as jr
@@ -190,7 +201,7 @@ def resume(args: argparse.Namespace) -> int:
     game, ui, bots = load_game(entry, dict(start.get("options", {})), lang)
     names = list(start["players"])
     kinds = list(start["seats"])
-    table, private = open_speakers(args, lang, names, all(kinds))
+    table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds) if not k])
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
     try:
@@ -208,7 +219,10 @@ def resume(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- demo
-DEMO_GAME = "goodfortune"
+# 2kissa10 between two bots: its terse narration is the shortest whole game (about a minute).
+DEMO_GAME = "kissa"
+DEMO_SEED = 21
+DEMO_RATE = 240  # words per minute, for the demo only (kept in no profile)
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -216,11 +230,14 @@ def demo(args: argparse.Namespace) -> int:
     lang = args.lang
     entry = find(DEMO_GAME)
     game, ui, bots = load_game(entry, {}, lang)
-    seed = args.seed if args.seed is not None else 2026
+    seed = args.seed if args.seed is not None else DEMO_SEED
     names = [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(entry.min_players)]
     fallback = Path(args.out) if args.out else Path("out") / f"demo-{lang}.wav"
     ns = argparse.Namespace(speech=args.speech, out=None, private=[], verbosity="terse", log=None)
-    table, _ = open_speakers(ns, lang, names, bots_only=False, fallback=fallback)
+    from companion.adapters.profile import Profile
+
+    table, _ = open_speakers(ns, lang, names, bots_only=False, fallback=fallback, paced=False,
+                             profile=Profile(name="demo", rate=DEMO_RATE, language=lang))
     kinds: list[str | None] = [next(iter(bots))] * len(names)
     session = make_session(entry, game, ui, bots, names, kinds, seed, {}, table, None, ns, lang)
     session.emit([say("core.demo_intro", Priority.MESSAGE, game=entry.titles[lang])], remember=False)

@@ -114,7 +114,7 @@ class Session:
             # the shared screen shows only that something was said to them.
             note = catalog(self.lang).render(say("core.said_privately", player=Raw(seat.name)))
             self.out(f"[{seat.name}] {note}")
-            seat.speaker.say(text, utt.priority, utt.earcon, self._lang(listener))
+            seat.speaker.say(text, utt.priority, utt.earcon or "private", self._lang(listener))
         else:
             self.out(f"[{seat.name}] {text}")
             if self.speaker is not None:
@@ -162,8 +162,15 @@ class Session:
             self._narrate(self.match.setup_events)
         self.advance()
 
+    def notices(self) -> None:
+        """Say what went wrong with an output since last time (a device unplugged mid-game)."""
+        for spk in [self.speaker, *(s.speaker for s in self.seats)]:
+            if spk is not None and hasattr(spk, "notices"):
+                self.emit(list(spk.notices()), remember=False)
+
     def advance(self) -> None:
         """Bots play their turns; then the human to play is prompted, or the game ends."""
+        self.notices()
         while not self.match.over:
             seat = self.match.current
             assert seat is not None

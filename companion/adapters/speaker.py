@@ -347,8 +347,13 @@ def open_speaker(
     lang: str = "fr",
     profile: Profile | None = None,
     fallback_wav: Path | None = None,
+    paced_fallback: bool = True,
 ) -> Speaker:
     """A speaker for `output`, speaking with `engine`.
+
+    `paced_fallback`: write the fallback WAV at the pace of speech (so it holds what a
+    listener would have heard, cuts included); False writes it as fast as it is made (the
+    demo and bot-only games, where nothing can cut it).
 
     An engine that cannot be used is replaced by the automatic choice, and a device that
     cannot be opened by `fallback_wav` (or silence); `describe()` tells which and why.
@@ -383,7 +388,7 @@ def open_speaker(
             sink = NullSink()
             if fallback_wav is not None:
                 try:
-                    sink = FileSink(fallback_wav, realtime=True)
+                    sink = FileSink(fallback_wav, realtime=paced_fallback)
                 except AudioUnavailable as exc2:
                     failed = f"{failed}; {exc2.reason}"
     speaker = Speaker(eng, sink, lang, profile, notes, spec, fallback_wav)
