@@ -233,8 +233,8 @@ class Triple:
 class MoveFinder:
     """All legal moves of one board, found by value first and expanded lazily.
 
-    Moves are tuples ``(op, ia, ib, ic)`` of indexes into `numbers`; `score(move)` and
-    `cells(move)` read them. Options are the game's (RULES KISSA_EXPERT, KISSA_KIDS, TA-3).
+    Moves are tuples ``(op, ia, ib, ic, score)`` with indexes into `numbers` (or, in bulk,
+    numpy arrays: see `chunks`). Options are the game's (RULES KISSA_EXPERT, KISSA_KIDS, TA-3).
     """
 
     def __init__(
@@ -496,18 +496,6 @@ class MoveFinder:
                 self._gmasks = (lo[:0], hi[:0])
         return self._gmasks
 
-    def _digit_sets(self, np: Any) -> Any:
-        """For each value, the set of its digits as 10 bits."""
-        if not hasattr(self, "_dsets"):
-            rest = self.values.astype(np.int64)
-            bits = np.zeros(rest.size, dtype=np.int32)
-            for k in range(SIZE):
-                present = (rest > 0) | (k == 0)
-                bits |= np.where(present, np.left_shift(1, (rest % 10).astype(np.int32)), 0).astype(np.int32)
-                rest //= 10
-            self._dsets = bits
-        return self._dsets
-
     def _csr(self, np: Any) -> Any:
         return self._csr_arrays
 
@@ -564,20 +552,6 @@ class MoveFinder:
         if not hasattr(self, "_pm"):
             self._pm = [mask_of(n.cells) for n in self.numbers]
         return self._pm
-
-    # --- reading moves -------------------------------------------------------------------------
-    def move_key(self, a: Sequence[int], b: Sequence[int], c: Sequence[int]) -> tuple[int, int, int] | None:
-        """The indexes of three cell lists among the numbers (None when one is not a number)."""
-        index = self._index()
-        try:
-            return index[tuple(a)], index[tuple(b)], index[tuple(c)]
-        except KeyError:
-            return None
-
-    def _index(self) -> dict[tuple[int, ...], int]:
-        if not hasattr(self, "_cells_index"):
-            self._cells_index = {n.cells: i for i, n in enumerate(self.numbers)}
-        return self._cells_index
 
 
 _BITMASK = (1 << 16) - 1
