@@ -201,7 +201,9 @@ class KissaUI(GameUI):
         if not folded:
             return None
         if state.phase == ENTRY:
-            got = self._parse_entry(folded, match, seat)
+            # a typed '.' is an empty cell (a final '.' ending a sentence is not)
+            typed = re.sub(r"\.\s*$", "", text.strip()) if len(re.findall(r"[0-9.]", text)) > SIZE else text
+            got = self._parse_entry(fold(typed.replace(".", " vide ")), match, seat)
             if got is not None:
                 return got
         eq = parse_equation(text)
