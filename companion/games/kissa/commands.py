@@ -202,7 +202,8 @@ class KissaUI(GameUI):
             return None
         if state.phase == ENTRY:
             # a typed '.' is an empty cell (a final '.' ending a sentence is not)
-            typed = re.sub(r"\.\s*$", "", text.strip()) if len(re.findall(r"[0-9.]", text)) > SIZE else text
+            body = re.sub(r"^\s*\w+\s+\w+\s*:", "", text)  # after "ligne 3 :", if any
+            typed = re.sub(r"\.\s*$", "", text.strip()) if len(re.findall(r"[0-9.]", body)) > SIZE else text
             got = self._parse_entry(fold(typed.replace(".", " vide ")), match, seat)
             if got is not None:
                 return got
