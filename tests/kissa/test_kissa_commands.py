@@ -60,6 +60,10 @@ def test_a_number_in_two_places_is_asked_about():
     assert isinstance(done, Confirm) and done.action.b == cells("C4", "C5")
     other = got.resolve("le deuxième")
     assert isinstance(other, Confirm) and other.action.b != done.action.b
+    assert isinstance(got.resolve("choix 2"), Confirm)
+    assert isinstance(got.resolve("peu importe"), Confirm)
+    dropped = got.resolve("non")
+    assert isinstance(dropped, Answer) and say_all(dropped) == "D'accord, on oublie ce coup."
 
 
 def test_multiplication_and_result_first():

@@ -379,7 +379,12 @@ class KissaUI(GameUI):
 
         def resolve(text: str) -> Intent | None:
             folded = fold(text)
-            picked = self._pick(folded, shown)
+            if _has(folded, "non", "annule", "laisse tomber", "no", "cancel", "never mind", "stop"):
+                return Answer([say("kissa.move_dropped", priority=Priority.TEXT, to=seat)])
+            if _has(folded, "peu importe", "n importe", "n importe lequel", "importe", "any", "whichever",
+                    "anyone", "any of them", "le premier venu"):
+                return self._narrow([m for m in legal if getattr(m, role) == options[0]], match, seat)
+            picked = self._pick(folded, options)
             if picked is None:
                 return None
             return self._narrow([m for m in legal if getattr(m, role) == picked], match, seat)
@@ -389,6 +394,8 @@ class KissaUI(GameUI):
     @staticmethod
     def _pick(folded: str, options: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
         ordinals = {"premier": 1, "premiere": 1, "first": 1, "deuxieme": 2, "second": 2, "seconde": 2,
+                    "un": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4, "four": 4,
+                    "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
                     "troisieme": 3, "third": 3, "quatrieme": 4, "fourth": 4, "cinquieme": 5, "fifth": 5}
         words = folded.split()
         cell = find_cell(folded)

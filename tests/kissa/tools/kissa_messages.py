@@ -131,10 +131,13 @@ m("kissa.tokens_left", "How many tokens are left, and their value (0 counts 10).
 m("kissa.no_such_number", "A number that is not on the board as said. {number}: the number, maybe with a cell.",
   "Je ne trouve pas {number} sur le plateau.", "I cannot find {number} on the board.")
 m("kissa.which_number", "A number is on the board several times. {value}: the number; {n}: how many; {places}: the choices.",
-  ("Quel {value} ? {places}.", "Quel {value} ? Il y en a {n} : {places}. Dis la case ou le numéro."),
-  ("Which {value}? {places}.", "Which {value}? There are {n}: {places}. Say the cell or the number."))
+  ("Quel {value} ? {places}.", "Quel {value} ? Il y en a {n} : {places}. Dis la case, le choix, ou « peu importe »."),
+  ("Which {value}? {places}.", "Which {value}? There are {n}: {places}. Say the cell, the option, or \"any\"."),
+  terse=(("{value} ? {places}.", "{value} ? {places}."), ("{value}? {places}.", "{value}? {places}.")))
 m("kissa.option", "One choice in a list. {k}: its number; {where}: the number and where it is.",
-  "{k} : {where}", "{k}: {where}")
+  "choix {k} : {where}", "option {k}: {where}")
+m("kissa.move_dropped", "The player gave up the move being asked about.",
+  "D'accord, on oublie ce coup.", "All right, that move is dropped.")
 m("kissa.confirm_move", "A move read back before it is played. {equation}: the move; {n}: its score.",
   ("{equation} : {n} point. On joue ?", "{equation} : {n} points. On joue ?"),
   ("{equation}: {n} point. Play it?", "{equation}: {n} points. Play it?"))
