@@ -45,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     name = "standard input" if args.board == "-" else args.board
     try:
         if args.board == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read().lstrip("\ufeff")
         else:
-            with open(args.board, encoding="utf-8") as fh:
+            with open(args.board, encoding="utf-8-sig") as fh:
                 text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         print(f"companion kissa: cannot read {name}: {exc}", file=err)
