@@ -1,0 +1,603 @@
+"""What Kaliko players say or type (French and English, folded with `fold`).
+
+The board by ear: every cell has a short, stable name from the start tile ("centre",
+"3h2" = two steps toward 3 o'clock, "1h1 3h1"); edges and directions are clock positions
+(1, 3, 5, 7, 9, 11). A cursor moves by direction.
+
+Readings: "main"/"hand", "tuile 2"/"tile 2" (the 2nd tile of the hand), "numéro 42"/
+"number 42", "case"/"cell" [cell] (a cell and its six neighbours), "va 3"/"go 3" (the cursor
+one step toward 3 o'clock), "va 3h2"/"go 3h2", "bouts [rouge]"/"ends [red]" (open ends),
+"chemin 3"/"path 3" (the path leaving the cursor's tile at 3 o'clock), "où 2"/"where 2"
+(every cell and rotation where hand tile 2 fits), "plateau"/"board", "score", "sac"/"bag",
+"indice"/"hint", "meilleur"/"best", "coups"/"moves".
+
+Building a play step by step: "prends 2"/"take 2", "ici"/"here" or "en 3h1"/"at 3h1",
+"tourne"/"turn" (next rotation that fits), "rouge 3"/"red 3" (a red line toward 3 o'clock),
+"retire"/"remove" (the last tile), "brouillon"/"draft", "efface"/"clear", then
+"joue"/"play". After each step the companion says whether the play is legal so far and what
+it would score, path by path. Also "échange 1 3"/"exchange 1 3", "échange tout"/"exchange
+all", "passe"/"pass".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core import IllegalAction, Match, fold
+from companion.games.base import Act, Answer, GameUI, Intent, Refuse
+from companion.narration import Msg, Priority, Raw, Utterance, say
+
+from . import narration
+from .finder import all_plays, constraints_key, open_ends
+from .narration import path_msg, tile_msg
+from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
+from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
+from .scoring import evaluate, self_crossings, trace
+from .tiles import COLOUR, COLOURS, FITS, ORIENTED, OT_NUMBER, ROTATIONS, STEP, TILES, cell_id, cell_qr
+
+NUMBER_WORDS = {
+    "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4,
+    "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
+    "neuf": 9, "nine": 9, "dix": 10, "ten": 10, "onze": 11, "eleven": 11, "douze": 12,
+    "twelve": 12, "premiere": 1, "premier": 1, "first": 1, "deuxieme": 2, "second": 2,
+    "troisieme": 3, "third": 3,
+}
+FILLER = {"la", "le", "l", "les", "de", "du", "des", "a", "au", "the", "my", "ma", "mon", "mes",
+          "tile", "tuile", "heure", "heures", "h", "o", "clock", "oclock", "to", "vers", "toward",
+          "towards", "en", "at", "on", "sur", "cell", "case", "numero", "number", "no"}
+
+WORDS = {
+    "hand": ("main", "hand", "mes tuiles", "my tiles", "tuiles", "tiles"),
+    "tile": ("tuile", "tile"),
+    "number": ("numero", "number"),
+    "cell": ("case", "cell", "ou suis je", "where am i", "curseur", "cursor"),
+    "go": ("va", "vas", "aller", "go", "move", "bouge"),
+    "ends": ("bouts", "bout", "extremites", "ends", "open ends"),
+    "path": ("chemin", "ligne", "path", "line"),
+    "where": ("ou", "where"),
+    "board": ("plateau", "paterne", "board", "pattern"),
+    "score": ("score", "scores", "points"),
+    "bag": ("sac", "bag", "pioche"),
+    "hint": ("indice", "hint", "aide moi", "idee"),
+    "best": ("meilleur", "meilleur coup", "best", "best play"),
+    "moves": ("coups", "moves", "coups possibles", "legal moves"),
+    "take": ("prends", "prend", "choisis", "take", "pick", "choose"),
+    "here": ("ici", "here", "pose", "place", "put"),
+    "turn": ("tourne", "turn", "rotate", "pivote", "suivante", "next"),
+    "remove": ("retire", "enleve", "remove", "back", "take back"),
+    "draft": ("brouillon", "draft", "mon coup", "my play"),
+    "clear": ("efface", "clear", "cancel", "abandonne"),
+    "play": ("joue", "valide", "confirme", "play", "confirm", "done", "fini"),
+    "exchange": ("echange", "echanger", "exchange", "swap"),
+    "pass": ("passe", "je passe", "pass"),
+}
+ALL_WORDS = {"tout", "toutes", "all", "everything"}
+
+
+@dataclass
+class Draft:
+    """A play being built by one seat: the tiles put down so far and the chosen tile."""
+
+    board_size: int
+    placed: list[tuple[int, int, int]] = field(default_factory=list)  # (q, r, ot)
+    selected: int | None = None  # a tile number from the hand
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def _answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
+    return say(msg_id, priority=Priority.TEXT, to=seat, **params)
+
+
+class KalikoUI(GameUI):
+    game: Kaliko
+
+    def __init__(self, game: Kaliko) -> None:
+        super().__init__(game)
+        self.cursor: dict[int, tuple[int, int]] = {}
+        self.drafts: dict[int, Draft] = {}
+
+    # --- helpers --------------------------------------------------------------------------
+    def _draft(self, match: Match[Any, Any], seat: int) -> Draft:
+        d = self.drafts.get(seat)
+        size = len(match.state.board)
+        if d is None or d.board_size != size:  # a play was made since: start afresh
+            d = Draft(size)
+            self.drafts[seat] = d
+        return d
+
+    def _board(self, match: Match[Any, Any], seat: int | None, with_draft: bool = True) -> dict[int, int]:
+        b = dict(packed_board(match.state.board))
+        if with_draft and seat is not None:
+            for q, r, ot in self._draft(match, seat).placed:
+                b[cell_id(q, r)] = ot
+        return b
+
+    def _hand(self, match: Match[Any, Any], seat: int) -> tuple[int, ...]:
+        return tuple(match.state.hands[seat])
+
+    def _hand_tile(self, match: Match[Any, Any], seat: int, pos: int | None) -> int | None:
+        hand = self._hand(match, seat)
+        if pos is None or not 1 <= pos <= len(hand):
+            return None
+        return hand[pos - 1]
+
+    # --- parsing --------------------------------------------------------------------------------
+    def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        raw = text.strip()
+        folded = fold(raw)
+        if not folded:
+            return None
+        words = folded.split()
+        head = None
+        rest: list[str] = []
+        for key, names in WORDS.items():
+            for name in sorted(names, key=len, reverse=True):
+                nw = name.split()
+                if words[: len(nw)] == nw and (head is None or len(nw) > len(head[1].split())):
+                    head = (key, name)
+        if head is not None:
+            rest = words[len(head[1].split()) :]
+            key = head[0]
+            parts = raw.split(None, len(head[1].split()))
+            raw = parts[-1] if len(parts) > len(head[1].split()) else ""
+        else:
+            # "rouge 3" / "red 3": orient the tile being placed
+            if colour_of_word(words[0]) and len(words) >= 2:
+                return self._orient(match, seat, colour_of_word(words[0]), words[1:])
+            cell = parse_cell(raw)
+            if cell is not None:
+                return self._go(match, seat, cell)
+            return None
+        handler = getattr(self, f"_cmd_{key}")
+        return handler(match, seat, rest, raw)
+
+    # --- readings ---------------------------------------------------------------------------------
+    def _cmd_hand(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        hand = self._hand(match, seat)
+        out = [_answer("kaliko.hand", seat, n=len(hand))]
+        out += [_answer("kaliko.hand_item", seat, pos=i + 1, tile=tile_msg(TILES[n - 1])) for i, n in enumerate(hand)]
+        return Answer(out)
+
+    def _cmd_tile(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        pos = _first_number(rest)
+        n = self._hand_tile(match, seat, pos)
+        if n is None:
+            return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(self._hand(match, seat)))])
+        return Answer([_answer("kaliko.hand_item", seat, pos=pos, tile=tile_msg(TILES[n - 1]))])
+
+    def _cmd_number(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        n = _first_number(rest)
+        if n is None or not 1 <= n <= 85:
+            return Refuse([_answer("kaliko.no_such_tile", seat)])
+        return Answer([_answer("kaliko.numbered_tile", seat, number=n, tile=tile_msg(TILES[n - 1]))])
+
+    def _cmd_cell(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        cell = _cell_from(rest, raw) if rest else None
+        if rest and cell is None:
+            return Refuse([_answer("kaliko.bad_cell", seat)])
+        return Answer(self.describe_cell(match, seat, cell or self.cursor.get(seat, (0, 0))))
+
+    def _cmd_go(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        words = [w for w in rest if w not in FILLER]
+        if len(words) == 1 and words[0].isdigit() and edge_of_clock(int(words[0])) is not None:
+            q, r = self.cursor.get(seat, (0, 0))
+            e = edge_of_clock(int(words[0]))
+            assert e is not None
+            dq, dr = cell_qr(cell_id(q, r) + STEP[e])
+            return self._go(match, seat, (dq, dr))
+        cell = _cell_from(words, raw)
+        if cell is None:
+            return Refuse([_answer("kaliko.bad_cell", seat)])
+        return self._go(match, seat, cell)
+
+    def _go(self, match: Match[Any, Any], seat: int, cell: tuple[int, int]) -> Intent:
+        self.cursor[seat] = cell
+        return Answer(self.describe_cell(match, seat, cell))
+
+    def describe_cell(self, match: Match[Any, Any], seat: int, cell: tuple[int, int]) -> list[Utterance]:
+        board = self._board(match, seat)
+        c = cell_id(*cell)
+        ot = board.get(c)
+        out = []
+        if ot is not None:
+            out.append(_answer("kaliko.cell_tile", seat, cell=cell_msg(*cell), tile=tile_msg(ORIENTED[ot])))
+        else:
+            out.append(_answer("kaliko.cell_empty", seat, cell=cell_msg(*cell)))
+        sides = []
+        for e in range(6):
+            t = board.get(c + STEP[e])
+            if t is None:
+                sides.append(Msg("kaliko.side_empty", clock=clock(e)))
+            else:
+                sides.append(Msg("kaliko.side_tile", clock=clock(e), colour=colour_msg(COLOUR[t][(e + 3) % 6])))
+        out.append(_answer("kaliko.neighbours", seat, sides=sides))
+        if ot is None and any(board.get(c + STEP[e]) is not None for e in range(6)):
+            hand = set(self._hand(match, seat)) - {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
+            fits = sorted({OT_NUMBER[o] for o in FITS[constraints_key(board, c)] if OT_NUMBER[o] in hand})
+            positions = [self._hand(match, seat).index(n) + 1 for n in fits]
+            out.append(_answer("kaliko.fits_here", seat, n=len(positions), tiles=positions))
+        return out
+
+    def _cmd_ends(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        board = self._board(match, seat)
+        want = next((colour_of_word(w) for w in rest if colour_of_word(w)), None)
+        groups: dict[str, list[Msg]] = {c: [] for c in COLOURS}
+        for empty, edge, colour in sorted(open_ends(board), key=lambda x: cell_qr(x[0])):
+            tile_cell = cell_qr(empty + STEP[edge])
+            groups[COLOURS[colour - 1]].append(
+                Msg("kaliko.end_at", cell=cell_msg(*tile_cell), clock=clock((edge + 3) % 6))
+            )
+        out = []
+        for code in ("R", "W", "B"):
+            if want and code != want:
+                continue
+            out.append(_answer("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
+        return Answer(out)
+
+    def _cmd_path(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        board = self._board(match, seat)
+        hour = _first_number([w for w in rest if w not in FILLER])
+        cell = self.cursor.get(seat, (0, 0))
+        c = cell_id(*cell)
+        e = edge_of_clock(hour) if hour is not None else None
+        if e is None:
+            return Refuse([_answer("kaliko.path_usage", seat)])
+        if c not in board:  # an empty cell: read the neighbour's path that ends here
+            n = c + STEP[e]
+            if n not in board:
+                return Refuse([_answer("kaliko.no_path_there", seat)])
+            c, e = n, (e + 3) % 6
+        seq, closed = trace(board, c, e)
+        colour = COLOURS[COLOUR[board[c]][e] - 1]
+        cells: list[Msg] = []
+        for sc, _a, _b in seq:
+            m = cell_msg(*cell_qr(sc))
+            if not cells or cells[-1] != m:
+                cells.append(m)
+        return Answer(
+            [
+                _answer(
+                    "kaliko.path_read",
+                    seat,
+                    colour=Msg(f"kaliko.colour_f.{colour}"),
+                    segments=Msg("kaliko.n_segments", n=len(seq)),
+                    crossings=Msg("kaliko.n_crossings", n=self_crossings(board, seq)),
+                    closed=Msg("kaliko.closed") if closed else Msg("kaliko.open"),
+                    cells=cells,
+                )
+            ]
+        )
+
+    def _cmd_where(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        pos = _first_number(rest)
+        n = self._hand_tile(match, seat, pos)
+        if n is None:
+            d = self._draft(match, seat)
+            n = d.selected
+            pos = self._hand(match, seat).index(n) + 1 if n in self._hand(match, seat) else None
+        if n is None:
+            return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(self._hand(match, seat)))])
+        board = self._board(match, seat)
+        spots = []
+        for c in sorted({x[0] for x in open_ends(board)}, key=cell_qr):
+            key = constraints_key(board, c)
+            rots = [o for o in ROTATIONS[n] if o in FITS[key]]
+            if rots:
+                spots.append(Msg("kaliko.spot", cell=cell_msg(*cell_qr(c)), n=len(rots)))
+        return Answer([_answer("kaliko.where", seat, pos=pos, n=len(spots), spots=spots)])
+
+    def _cmd_board(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        out = [_answer("kaliko.board", seat, n=len(match.state.board))]
+        out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
+        return Answer(out)
+
+    def _cmd_score(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        return Answer(self._scores(match, seat))
+
+    def _scores(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        scores = [Msg("kaliko.player_score", player=Raw(p), n=s) for p, s in zip(match.players, match.state.scores)]
+        return [_answer("kaliko.scores", seat, scores=scores)]
+
+    def _cmd_bag(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        return Answer([_answer("kaliko.bag", seat, n=len(match.state.bag))])
+
+    def _plays(self, match: Match[Any, Any], seat: int, max_tiles: int = 7) -> list[Any]:
+        return all_plays(
+            packed_board(match.state.board),
+            list(self._hand(match, seat)),
+            self.game.config["crossings_new_tiles_only"],
+            self.game.config["double_main_only"],
+            max_tiles=max_tiles,
+        )
+
+    def _cmd_hint(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        found = self._plays(match, seat, max_tiles=3)
+        if not found:
+            return Answer([_answer("kaliko.hint_none", seat)])
+        seen: dict[str, Any] = {}
+        for f in found:  # best first: the best play of each main colour
+            main = next(p for p in f.verdict.paths if p.main)
+            seen.setdefault(main.colour, f)
+        hints = []
+        for colour, f in seen.items():
+            first = cell_qr(f.placements[0][0])
+            hints.append(Msg("kaliko.hint", colour=Msg(f"kaliko.colour_f.{colour}"), cell=cell_msg(*first), n=len(f.placements)))
+        return Answer([_answer("kaliko.hints", seat, hints=hints)])
+
+    def _cmd_best(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        found = self._plays(match, seat)
+        if not found:
+            return Answer([_answer("kaliko.hint_none", seat)])
+        best = found[0]
+        hand = self._hand(match, seat)
+        steps = [
+            Msg("kaliko.best_step", pos=hand.index(OT_NUMBER[ot]) + 1, cell=cell_msg(*cell_qr(c)), tile=tile_msg(ORIENTED[ot]))
+            for c, ot in best.placements
+        ]
+        out = [_answer("kaliko.best", seat, n=best.score, count=len(found))]
+        out += [_answer("kaliko.best_item", seat, step=step) for step in steps]
+        out += [Utterance((path_msg(p.to_json()),), Priority.TEXT, None, seat) for p in best.verdict.paths]
+        return Answer(out)
+
+    def _cmd_moves(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        found = self._plays(match, seat)
+        top = found[0].score if found else 0
+        return Answer([_answer("kaliko.moves", seat, n=len(found), best=top)])
+
+    # --- building a play ---------------------------------------------------------------------------------
+    def _cmd_take(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        pos = _first_number(rest)
+        n = self._hand_tile(match, seat, pos)
+        if n is None:
+            return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(self._hand(match, seat)))])
+        d = self._draft(match, seat)
+        if any(OT_NUMBER[o] == n for _, _, o in d.placed):
+            return Refuse([_answer("kaliko.already_placed", seat, pos=pos)])
+        d.selected = n
+        return Answer([_answer("kaliko.taken", seat, pos=pos, tile=tile_msg(TILES[n - 1]))])
+
+    def _cmd_here(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        words = [w for w in rest if w not in FILLER]
+        d = self._draft(match, seat)
+        # "pose 2 en 3h1": a tile position first, then the cell
+        if words and words[0].isdigit() and len(words) >= 2 and self._hand_tile(match, seat, int(words[0])):
+            d.selected = self._hand_tile(match, seat, int(words[0]))
+            words = words[1:]
+        cell = _cell_from(words, raw) if words else self.cursor.get(seat, (0, 0))
+        if cell is None:
+            return Refuse([_answer("kaliko.bad_cell", seat)])
+        if d.selected is None:
+            return Refuse([_answer("kaliko.take_first", seat)])
+        board = self._board(match, seat)
+        c = cell_id(*cell)
+        if c in board:
+            return Refuse([_answer("kaliko.cell_taken", seat, cell=cell_msg(*cell))])
+        if len(d.placed) >= 7:
+            return Refuse([Utterance((Msg("kaliko.refused.too_many_tiles"),), Priority.IMPORTANT, "error", seat)])
+        fitting = [o for o in ROTATIONS[d.selected] if o in FITS[constraints_key(board, c)]]
+        if not fitting:
+            return Refuse([_answer("kaliko.no_rotation_fits", seat, cell=cell_msg(*cell))])
+        d.placed.append((cell[0], cell[1], fitting[0]))
+        d.selected = None
+        self.cursor[seat] = cell
+        return Answer(self._draft_report(match, seat, len(fitting)))
+
+    def _cmd_turn(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        d = self._draft(match, seat)
+        if not d.placed:
+            return Refuse([_answer("kaliko.nothing_placed", seat)])
+        q, r, ot = d.placed[-1]
+        board = self._board(match, seat)
+        del board[cell_id(q, r)]
+        fitting = [o for o in ROTATIONS[OT_NUMBER[ot]] if o in FITS[constraints_key(board, cell_id(q, r))]]
+        nxt = fitting[(fitting.index(ot) + 1) % len(fitting)] if ot in fitting else fitting[0]
+        d.placed[-1] = (q, r, nxt)
+        return Answer(self._draft_report(match, seat, len(fitting)))
+
+    def _orient(self, match: Match[Any, Any], seat: int, colour: str | None, rest: list[str]) -> Intent | None:
+        hour = _first_number([w for w in rest if w not in FILLER])
+        e = edge_of_clock(hour) if hour is not None else None
+        d = self._draft(match, seat)
+        if colour is None or e is None:
+            return None
+        if not d.placed:
+            return Refuse([_answer("kaliko.nothing_placed", seat)])
+        q, r, ot = d.placed[-1]
+        board = self._board(match, seat)
+        del board[cell_id(q, r)]
+        code = COLOURS.index(colour) + 1
+        fits = FITS[constraints_key(board, cell_id(q, r))]
+        options = [o for o in ROTATIONS[OT_NUMBER[ot]] if COLOUR[o][e] == code]
+        good = [o for o in options if o in fits]
+        if not good:
+            return Refuse([_answer("kaliko.orient_impossible", seat, colour=colour_msg(colour), clock=hour)])
+        start = good.index(ot) + 1 if ot in good else 0
+        d.placed[-1] = (q, r, good[start % len(good)])
+        return Answer(self._draft_report(match, seat, len(good)))
+
+    def _cmd_remove(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        d = self._draft(match, seat)
+        if not d.placed:
+            return Refuse([_answer("kaliko.nothing_placed", seat)])
+        q, r, ot = d.placed.pop()
+        pos = self._hand(match, seat).index(OT_NUMBER[ot]) + 1
+        out = [_answer("kaliko.removed", seat, pos=pos, cell=cell_msg(q, r))]
+        if d.placed:
+            out += self._verdict_report(match, seat)
+        return Answer(out)
+
+    def _cmd_draft(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        d = self._draft(match, seat)
+        if not d.placed:
+            return Answer([_answer("kaliko.draft_empty", seat)])
+        return Answer(self._draft_report(match, seat, None))
+
+    def _cmd_clear(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        self.drafts[seat] = Draft(len(match.state.board))
+        return Answer([_answer("kaliko.cleared", seat)])
+
+    def _cmd_play(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        d = self._draft(match, seat)
+        if not d.placed:
+            return Refuse([_answer("kaliko.draft_empty", seat)])
+        return Act(Play.of([(q, r, ORIENTED[ot]) for q, r, ot in d.placed]))
+
+    def _cmd_exchange(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        hand = self._hand(match, seat)
+        if any(w in ALL_WORDS for w in rest):
+            return Act(Exchange(tuple(sorted(hand))))
+        picks = []
+        for w in rest:
+            n = _number(w)
+            if n is None:
+                continue
+            if not 1 <= n <= len(hand):
+                return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(hand))])
+            picks.append(hand[n - 1])
+        if not picks:
+            return Refuse([_answer("kaliko.exchange_usage", seat)])
+        return Act(Exchange(tuple(sorted(set(picks)))))
+
+    def _cmd_pass(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        return Act(Pass())
+
+    def _draft_report(self, match: Match[Any, Any], seat: int, n_rotations: int | None) -> list[Utterance]:
+        d = self._draft(match, seat)
+        out = []
+        if d.placed:
+            q, r, ot = d.placed[-1]
+            pos = self._hand(match, seat).index(OT_NUMBER[ot]) + 1
+            out.append(
+                _answer(
+                    "kaliko.placed",
+                    seat,
+                    pos=pos,
+                    cell=cell_msg(q, r),
+                    tile=tile_msg(ORIENTED[ot]),
+                    n=n_rotations if n_rotations is not None else 1,
+                )
+            )
+        return out + self._verdict_report(match, seat)
+
+    def _verdict_report(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        d = self._draft(match, seat)
+        v = evaluate(
+            packed_board(match.state.board),
+            [(cell_id(q, r), ot) for q, r, ot in d.placed],
+            self.game.config["crossings_new_tiles_only"],
+            self.game.config["double_main_only"],
+        )
+        if v.legal:
+            out = [_answer("kaliko.draft_legal", seat, n=v.score, tiles=len(d.placed))]
+            out += [Utterance((path_msg(p.to_json()),), Priority.TEXT, None, seat) for p in v.paths]
+            return out
+        return [_answer("kaliko.draft_not_yet", seat, reason=self._reason_msg(str(v.reason), v.detail))]
+
+    def _reason_msg(self, code: str, detail: dict[str, Any]) -> Msg:
+        if code == "colour_mismatch":
+            cell = tuple(detail["cell"])
+            return Msg(
+                "kaliko.refused.colour_mismatch",
+                cell=cell_msg(*cell),
+                clock=clock(int(detail["edge"])),
+                colour=colour_msg(detail["colour"]),
+                other=colour_msg(detail["other"]),
+            )
+        if code == "occupied" and "cell" in detail:
+            return Msg("kaliko.refused.occupied", cell=cell_msg(*tuple(detail["cell"])))
+        if code in ("not_in_hand", "tile_twice") and "number" in detail:
+            return Msg(f"kaliko.refused.{code}", number=detail["number"])
+        if code == "bag_too_small":
+            return Msg("kaliko.refused.bag_too_small", n=detail.get("bag", 0))
+        known = {
+            "too_many_tiles", "no_scoring_path", "no_main_path", "bad_tile", "nothing_to_exchange",
+            "bag_empty", "game_over", "not_your_turn", "not_legal", "occupied",
+        }
+        return Msg(f"kaliko.refused.{code if code in known else 'not_legal'}")
+
+    # --- the session's hooks ----------------------------------------------------------------------------
+    def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        msg = self._reason_msg(exc.code, exc.detail)
+        out = [Utterance((msg,), Priority.IMPORTANT, "error", seat)]
+        if exc.code in ("no_scoring_path", "no_main_path", "colour_mismatch"):
+            out.append(_answer("kaliko.refused_hint", seat))
+        return out
+
+    def narrate(self, event: Any, match: Match[Any, Any]) -> list[Utterance]:
+        return narration.narrate(event, match)
+
+    def help(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        if match.over:
+            return [_answer("kaliko.help_over", seat)]
+        if seat is None or match.current != seat:
+            return [_answer("kaliko.help_waiting", seat)]
+        d = self._draft(match, seat)
+        if d.placed or d.selected is not None:
+            return [_answer("kaliko.help_building", seat)]
+        return [_answer("kaliko.help_turn", seat), _answer("kaliko.help_readings", seat)]
+
+    def status(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
+        s: State = match.state
+        out = self._scores(match, seat)
+        if match.over:
+            return out
+        out.append(
+            _answer(
+                "kaliko.status",
+                seat,
+                player=Raw(match.players[s.turn]),
+                n=len(s.board),
+                bag=len(s.bag),
+            )
+        )
+        return out
+
+    def rule_chapter(self, match: Match[Any, Any]) -> str | None:
+        return "scoring" if match.history else "turn"
+
+
+def _first_number(words: list[str]) -> int | None:
+    for w in words:
+        n = _number(w)
+        if n is not None:
+            return n
+    return None
+
+
+def _cell_from(words: list[str], raw: str) -> tuple[int, int] | None:
+    """A cell from the words after a command: axial "(2,-1)" as typed, or a spoken name."""
+    m = _AXIAL_IN.search(raw)
+    if m:
+        a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+        return int(a), int(b)
+    return parse_cell(" ".join(_rejoin_hours([w for w in words if w not in FILLER])))
+
+
+_HOURS = re.compile(r"^\d{1,2}$")
+_AXIAL_IN = re.compile(r"\(\s*(-?\d+)\s*[,;]\s*(-?\d+)\s*\)|(?<![\dh])(-?\d+)\s*,\s*(-?\d+)")
+
+
+def _rejoin_hours(words: list[str]) -> list[str]:
+    """Folded speech "3 h 2" or "3 2" (hour, steps) -> "3h2"; "3h2" kept."""
+    out: list[str] = []
+    nums = [w for w in words if w not in ("h", "heure", "heures", "et", "then", "puis")]
+    i = 0
+    while i < len(nums):
+        w = nums[i]
+        if _HOURS.match(w) and i + 1 < len(nums) and _HOURS.match(nums[i + 1]):
+            out.append(f"{w}h{nums[i + 1]}")
+            i += 2
+        else:
+            out.append(w)
+            i += 1
+    return out
+
+
+UI = KalikoUI
