@@ -64,7 +64,7 @@ WORDS = {
     "best": ("meilleur", "meilleur coup", "best", "best play"),
     "moves": ("coups", "moves", "coups possibles", "legal moves"),
     "take": ("prends", "prend", "choisis", "take", "pick", "choose"),
-    "here": ("ici", "here", "pose", "place", "put"),
+    "here": ("ici", "here", "pose", "place", "put", "en", "at", "sur"),
     "turn": ("tourne", "turn", "rotate", "pivote", "suivante", "next"),
     "remove": ("retire", "enleve", "remove", "back", "take back"),
     "draft": ("brouillon", "draft", "mon coup", "my play"),
@@ -229,7 +229,7 @@ class KalikoUI(GameUI):
         board = self._board(match, seat)
         want = next((colour_of_word(w) for w in rest if colour_of_word(w)), None)
         groups: dict[str, list[Msg]] = {c: [] for c in COLOURS}
-        for empty, edge, colour in sorted(open_ends(board), key=lambda x: cell_qr(x[0])):
+        for empty, edge, colour in sorted(open_ends(board), key=lambda x: (cell_qr(x[0] + STEP[x[1]]), (x[1] + 3) % 6)):
             tile_cell = cell_qr(empty + STEP[edge])
             groups[COLOURS[colour - 1]].append(
                 Msg("kaliko.end_at", cell=cell_msg(*tile_cell), clock=clock((edge + 3) % 6))
@@ -418,8 +418,8 @@ class KalikoUI(GameUI):
         good = [o for o in options if o in fits]
         if not good:
             return Refuse([_answer("kaliko.orient_impossible", seat, colour=colour_msg(colour), clock=hour)])
-        start = good.index(ot) + 1 if ot in good else 0
-        d.placed[-1] = (q, r, good[start % len(good)])
+        if ot not in good:  # already pointing that way: keep it ("tourne" cycles)
+            d.placed[-1] = (q, r, good[0])
         return Answer(self._draft_report(match, seat, len(good)))
 
     def _cmd_remove(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:

@@ -1,0 +1,176 @@
+"""Kaliko by ear: commands in French and English, readings, building a play step by step,
+refusals that say why; every answer renders in both languages (strict catalogs)."""
+
+import pytest
+
+from companion.core import Match
+from companion.games.base import Act, Answer, Refuse
+from companion.games.kaliko import UI, Rules
+from companion.games.kaliko.notation import cell_steps, cell_text, parse_cell
+from companion.games.kaliko.rules import Exchange, Pass, Play
+from companion.games.kaliko.tiles import NUMBER, ORIENTED, TILES, identity
+from companion.narration import Verbosity, catalog
+
+
+def render(utts, lang="fr", verbosity=Verbosity.NORMAL):
+    cat = catalog(lang)
+    old, cat.strict = cat.strict, True
+    try:
+        return [cat.render(u, verbosity) for u in utts]
+    finally:
+        cat.strict = old
+
+
+def said(intent, lang="fr"):
+    assert isinstance(intent, (Answer, Refuse)), intent
+    return " | ".join(render(intent.utterances, lang))
+
+
+def setup_kf1():
+    """KF-1 as a game: start tile A[R,W,B] at the centre, seat 0 holds the two tiles."""
+    start = NUMBER[identity("01R 23W 45B")]
+    game = Rules(start_tile=start)
+    match = Match(game, ["Marie", "Bob"], seed=1)
+    a, b = NUMBER[identity("01W 23R 45B")], NUMBER[identity("01B 23B 45R")]
+    state = match.state
+    seat = state.turn
+    hands = [list(h) for h in state.hands]
+    bag = list(state.bag)
+    for n in (a, b):  # put the two tiles into the player's hand (swap with the bag)
+        if n in hands[seat]:
+            continue
+        for h in hands:
+            if n in h:
+                h.remove(n)
+                h.append(bag.pop(0))
+        if n in bag:
+            bag.remove(n)
+        out = hands[seat].pop()
+        bag.append(out)
+        hands[seat].insert(0, n)
+    from dataclasses import replace
+
+    match.state = replace(
+        state, board=((0, 0, "01R 23W 45B"),), hands=tuple(tuple(h) for h in hands), bag=tuple(sorted(bag))
+    )
+    return game, UI(game), match, seat, a, b
+
+
+def test_cell_names_are_short_stable_and_unique():
+    names = {}
+    for q in range(-5, 6):
+        for r in range(-5, 6):
+            t = cell_text(q, r)
+            assert t not in names
+            names[t] = (q, r)
+            assert parse_cell(t) == (q, r)
+            assert len(cell_steps(q, r)) <= 2
+    assert cell_text(0, 0) == "0" and cell_text(1, 0) == "3h1" and cell_text(1, -1) == "1h1"
+
+
+def test_hand_tile_cell_readings_in_both_languages():
+    game, ui, match, seat, a, b = setup_kf1()
+    text = said(ui.parse("main", match, seat))
+    assert "Ta main, 7 tuiles" in text and "1 : " in text
+    assert "Your hand, 7 tiles" in said(ui.parse("hand", match, seat), "en")
+    tile = said(ui.parse("tuile 1", match, seat))
+    assert tile == "1 : rouge de 1 à 11 h, petit arc ; bleu de 3 à 5 h, petit arc ; bleu de 7 à 9 h, petit arc"
+    en = said(ui.parse("tile 1", match, seat), "en")
+    assert en == "1: red from 1 to 11, short arc; blue from 3 to 5, short arc; blue from 7 to 9, short arc"
+    cell = said(ui.parse("case", match, seat))
+    assert cell.startswith("centre : rouge de 3 à 5 h, petit arc") and "Autour :" in cell
+    moved = said(ui.parse("va 3", match, seat))
+    assert moved.startswith("1 à 3 h : vide") and "9 h rouge" in moved
+    assert "vont ici" in moved or "va ici" in moved
+    assert "1 at 3: empty" in said(ui.parse("go 0", match, seat) and ui.parse("cell 3h1", match, seat), "en")
+    assert "(" not in said(ui.parse("va (1,0)", match, seat))
+
+
+def test_open_ends_paths_where_bag_scores_board():
+    game, ui, match, seat, a, b = setup_kf1()
+    ends = said(ui.parse("bouts rouge", match, seat))
+    assert ends == "rouge : 2 bouts : centre à 3 h et centre à 5 h."
+    assert said(ui.parse("ends", match, seat), "en").count("open ends") == 3
+    path = said(ui.parse("chemin 3", match, seat))
+    assert path.startswith("Ligne rouge, ouverte : 1 segment, 0 croisement")
+    where = said(ui.parse("où 1", match, seat))
+    assert "Tuile 1" in where and "cases possibles" in where
+    assert "tuiles dans le sac" in said(ui.parse("sac", match, seat))
+    assert "Marie 0 point" in said(ui.parse("score", match, seat))
+    assert "1 tile down" in said(ui.parse("board", match, seat), "en")
+
+
+def test_build_kf1_step_by_step_hear_the_score_then_play():
+    game, ui, match, seat, a, b = setup_kf1()
+    said(ui.parse("prends 2", match, seat))
+    first = said(ui.parse("en 3h1", match, seat))
+    assert "Tuile 2 en 1 à 3 h" in first and "Pas encore légal" in first
+    # orient: a red line toward 9 o'clock (facing the start tile's red end)
+    said(ui.parse("rouge 9", match, seat))
+    said(ui.parse("take 1", match, seat))
+    second = said(ui.parse("at 5h1", match, seat), "en")
+    if "Legal play" not in second:
+        for _ in range(6):
+            second = said(ui.parse("turn", match, seat), "en")
+            if "Legal play" in second:
+                break
+    assert "Legal play: 6 points" in second and "red line: 3 segments, 0 crossings, closed — 6 points" in second
+    act = ui.parse("joue", match, seat)
+    assert isinstance(act, Act) and isinstance(act.action, Play)
+    events = match.play(seat, act.action)
+    assert events[0].data["score"] == 6
+    # after the play the draft is empty again
+    assert "vide" in said(ui.parse("brouillon", match, seat))
+
+
+def test_remove_clear_and_refusals_say_why():
+    game, ui, match, seat, a, b = setup_kf1()
+    assert isinstance(ui.parse("en 3h1", match, seat), Refuse)  # no tile taken
+    ui.parse("prends 1", match, seat)
+    ui.parse("en 3h1", match, seat)
+    assert "retirée" in said(ui.parse("retire", match, seat))
+    ui.parse("prends 1", match, seat)
+    ui.parse("en 3h1", match, seat)
+    act = ui.parse("joue", match, seat)
+    try:
+        match.play(seat, act.action)
+    except Exception as exc:  # IllegalAction: no scoring path
+        text = " | ".join(render(ui.refusal(exc, match, seat)))
+        assert "aucune ligne ne relie deux bouts" in text
+        en = " | ".join(render(ui.refusal(exc, match, seat), "en"))
+        assert "no line joins two ends" in en
+    else:  # pragma: no cover
+        raise AssertionError("KF-0 accepted")
+    assert "effacé" in said(ui.parse("efface", match, seat))
+    assert isinstance(ui.parse("centre", match, seat), Answer)
+
+
+def test_colour_mismatch_refusal_names_the_edge():
+    game, ui, match, seat, a, b = setup_kf1()
+    from companion.core import IllegalAction
+
+    # A[R,W,B] at 3h1 puts white at 9 o'clock against the start tile's red
+    with pytest.raises(IllegalAction) as exc:
+        match.check(seat, Play.of([(1, 0, "01R 23W 45B")]))
+    assert exc.value.code in ("not_in_hand", "colour_mismatch")
+    with pytest.raises(IllegalAction) as exc:
+        match.check(seat, Play.of([(1, 0, "01R 23B 45W")]))  # tile a, turned wrongly
+    assert exc.value.code == "colour_mismatch"
+    assert render(ui.refusal(exc.value, match, seat))[0].startswith("couleurs différentes en 1 à 3 h à 9 h")
+    assert "colours differ at 1 at 3, 9 o'clock" in render(ui.refusal(exc.value, match, seat), "en")[0]
+
+
+def test_exchange_pass_hint_best_and_help():
+    game, ui, match, seat, a, b = setup_kf1()
+    ex = ui.parse("échange 1 3", match, seat)
+    assert isinstance(ex, Act) and isinstance(ex.action, Exchange) and len(ex.action.tiles) == 2
+    assert isinstance(ui.parse("exchange all", match, seat).action, Exchange)
+    assert isinstance(ui.parse("passe", match, seat).action, Pass)
+    hint = said(ui.parse("indice", match, seat))
+    assert "connexion rouge est possible près de" in hint
+    best = said(ui.parse("best", match, seat), "en")
+    assert best.startswith("Best play, ") and ("tile 1 at" in best or "tile 2 at" in best)
+    assert "joue" in " ".join(render(ui.help(match, seat)))
+    assert "Not your turn" in " ".join(render(ui.help(match, 1 - seat), "en"))
+    assert ui.parse("blabla", match, seat) is None
+    assert render(ui.status(match, None), "en")[1].startswith(f"{match.players[seat]} to play")
