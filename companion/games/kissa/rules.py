@@ -42,10 +42,6 @@ from .notation import board_rows, cell_name, parse_cell, row_text
 _CELL_NAMES = tuple(cell_name(i) for i in range(CELLS))
 
 
-def _names(cells: tuple[int, ...]) -> list[str]:
-    return [_CELL_NAMES[x] for x in cells]
-
-
 # --- actions ------------------------------------------------------------------------------
 class Move(NamedTuple):
     """a op b = c: three numbers given by their cells in reading order (T-2).
@@ -466,11 +462,12 @@ class Kissa(Game[State, Action]):
 
     def action_to_json(self, action: Action) -> Any:
         if isinstance(action, Move):
+            name = _CELL_NAMES.__getitem__
             return {
                 "type": "move",
                 "op": action.op,
-                "operands": [_names(action.a), _names(action.b)],
-                "result": _names(action.c),
+                "operands": [list(map(name, action.a)), list(map(name, action.b))],
+                "result": list(map(name, action.c)),
             }
         if isinstance(action, EnterRow):
             return {"type": "row", "row": action.row + 1, "digits": action.digits}
