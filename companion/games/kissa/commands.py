@@ -301,7 +301,7 @@ class KissaUI(GameUI):
                 return self._answer(seat, self.read_digit(board, digit, seat))
         if _has(folded, "jetons", "tokens", "combien", "how many", "reste", "restant", "left", "pions"):
             return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat))
-        if _has(folded, "plateau", "board", "tablier", "tout"):
+        if _has(folded, "plateau", "board", "tablier", "tout le plateau", "whole board"):
             return Answer(
                 [self.read_line(board, [r * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=r + 1), seat) for r in range(SIZE)]
             )
