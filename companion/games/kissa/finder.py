@@ -108,7 +108,7 @@ def _segments(expert: bool) -> Segments:
     pos = np.arange(SIZE)[None, :]
     inside = pos < length[:, None]
     power = np.where(inside, 10 ** np.maximum(length[:, None] - 1 - pos, 0), 0).astype(np.int64)
-    twin = np.array([index[runs[c]] if runs[c] is not None else -1 for c in cells], dtype=np.int64)
+    twin = np.array([-1 if (f := runs[c]) is None else index[f] for c in cells], dtype=np.int64)
     masks = [mask_of(c) for c in cells]
     lo = np.array([m & 0xFFFFFFFFFFFFFFFF for m in masks], dtype=np.uint64)
     hi = np.array([m >> 64 for m in masks], dtype=np.uint64)
