@@ -184,3 +184,16 @@ def test_numbers_dictated_as_words():
     assert isinstance(got, Confirm) and got.action.op == "*"
     assert say_all(ui.parse("où sont les neuf", m, 0)) == "3 fois le 9 : F2, C5 et B7."
     assert say_all(ui.parse("where are the nines", m, 0), "en") == "3 9s: F2, C5 and B7."
+
+
+def test_expert_numbers_said_with_their_direction():
+    _, ui, m = setup(board_with(A1=1, B1=2, D1=1, F1=2, G1=2, J10=5), expert=True)
+    got = ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0)
+    assert isinstance(got, Confirm)
+    assert got.action == Move("+", cells("D1"), cells("B1", "A1"), cells("F1", "G1"))
+    assert "21 en B1 vers la gauche" in say_all(got)
+    en = ui.parse("1 at D1 plus 21 at B1 left equals 22", m, 0)
+    assert en.action == got.action
+    # the standard game does not read backwards
+    _, ui, m = setup(board_with(A1=1, B1=2, D1=1, F1=2, G1=2, J10=5))
+    assert isinstance(ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0), Refuse)
