@@ -61,3 +61,22 @@ def test_finder_finds_kf1_and_kf4():
     plays = all_plays(b2, [num(t) for t in kf4])
     assert max(f.score for f in plays) >= 18
     assert any(f.score == 18 and len(f.placements) == 4 for f in plays)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), turns=st.integers(0, 10))
+def test_best_play_search_agrees_with_the_full_list(seed, turns):
+    from companion.games.kaliko.finder import best_play
+
+    game, match = random_position(seed, turns, hand_size=5)
+    if match.over:
+        return
+    b = packed(match)
+    hand = list(match.state.hands[match.current])
+    plays = all_plays(b, hand)
+    best = best_play(b, hand)
+    if not plays:
+        assert best is None
+        return
+    assert best is not None and best.score == plays[0].score
+    assert evaluate(b, list(best.placements)).score == best.score

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .scoring import Verdict, old_runs, score_paths, trace
+from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr, hex_distance
 
 
@@ -63,7 +63,12 @@ class Finder:
         crossings_new_tiles_only: bool = False,
         double_main_only: bool = False,
         max_tiles: int = 7,
+        best_only: bool = False,
     ) -> None:
+        self.best_only = best_only and not double_main_only
+        self.best: Found | None = None
+        self.best_score = -1
+        self._seen: set[frozenset[tuple[int, int]]] = set()
         self.old = dict(board)
         self.hand = list(dict.fromkeys(hand))
         self.opts = (crossings_new_tiles_only, double_main_only)
@@ -82,22 +87,25 @@ class Finder:
         self._targets: dict[int, list[tuple[tuple[int, int], int, int]]] = {1: [], 2: [], 3: []}
         for cell, edge, colour in open_ends(self.old):
             self._targets[colour].append((cell_qr(cell), cell, edge))
-        # hex distance from any nearby cell to the nearest old open end of each colour
         self._far = 99
+        self._start: tuple[int, int] = (0, 0)
         self._dist: dict[int, dict[int, int]] = {}
-        for colour, targets in self._targets.items():
-            dist = {c: 0 for _, c, _ in targets}
-            frontier = list(dist)
-            for d in range(1, self.max_tiles + 1):
-                nxt = []
-                for c in frontier:
-                    for step in STEP:
-                        n = c + step
-                        if n not in dist:
-                            dist[n] = d
-                            nxt.append(n)
-                frontier = nxt
-            self._dist[colour] = dist
+
+    def _distances(self, colour: int) -> None:
+        """Hex distance from nearby cells to the nearest old open end of `colour` that comes
+        after the walk's start in the canonical order (see `_walk`)."""
+        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start}
+        frontier = list(dist)
+        for d in range(1, self.max_tiles + 1):
+            nxt = []
+            for c in frontier:
+                for step in STEP:
+                    n = c + step
+                    if n not in dist:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self._dist = {colour: dist}
 
     # --- tiles that fit ------------------------------------------------------------------
     def fits(self, cell: int) -> list[int]:
@@ -125,8 +133,18 @@ class Finder:
         dist_old = self._dist[colour]
         if dist_old.get(cell, far) <= left - 1:
             return True
-        here = cell_qr(cell)
         board = self.board
+        if left == 1:  # only a tile placed here can join: through a neighbouring new tile
+            for f in range(6):
+                n = cell + STEP[f]
+                ot = self.new.get(n)
+                if ot is None or f == entry or COLOUR[ot][(f + 3) % 6] != colour:
+                    continue
+                join = self._leads_to_old(n, (f + 3) % 6)
+                if join is not None and join > self._start:
+                    return True
+            return False
+        here = cell_qr(cell)
         ends_old: list[tuple[int, int]] = []
         ends_new: list[int] = []
         for n, ot in self.new.items():
@@ -137,12 +155,13 @@ class Finder:
                 w = n + STEP[f]
                 if w in board or (w == cell and (f + 3) % 6 == entry):
                     continue
-                if self._leads_to_old(n, f):
+                join = self._leads_to_old(n, f)
+                if join is not None and join > self._start:
                     wq = cell_qr(w)
                     if hex_distance(here, wq) <= left - 1:
                         return True
                     ends_old.append(wq)
-                else:
+                elif join is None:
                     ends_new.append(w)
         if left < 2 or not ends_new:
             return False
@@ -154,20 +173,21 @@ class Finder:
                 from_new = min(from_new, hex_distance(jq, t))
         return to_new + from_new + 2 <= left
 
-    def _leads_to_old(self, cell: int, edge: int) -> bool:
-        """Whether the path entering the new tile at `cell` by `edge` meets an old tile."""
+    def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
+        """Where the path entering the new tile at `cell` by `edge` meets an old tile: the
+        open end it joins, as (cell, edge) of the last new tile; None if it never does."""
         board, new = self.board, self.new
         c, out = cell, PARTNER[board[cell]][edge]
         for _ in range(64):
             n = c + STEP[out]
             t = board.get(n)
             if t is None:
-                return False
+                return None
             if n not in new:
-                return True
+                return (c, out)
             out = PARTNER[t][(out + 3) % 6]
             c = n
-        return False  # pragma: no cover - a loop of new tiles only
+        return None  # pragma: no cover - a loop of new tiles only
 
     def _place(self, cell: int, ot: int) -> None:
         self.board[cell] = ot
@@ -185,14 +205,50 @@ class Finder:
         for cell, edge in starts:
             if cell in self.board:
                 continue
+            self._start = (cell, edge)
+            self._distances(COLOUR[self.board[cell + STEP[edge]]][(edge + 3) % 6])
+            colour = COLOUR[self.board[cell + STEP[edge]]][(edge + 3) % 6]
             for ot in self.fits(cell):
                 self._place(cell, ot)
-                self._walk(cell, edge, 1)
+                self._advance(cell, edge, cell, edge, colour)
                 self._remove(cell)
+        if self.best_only:
+            if self.best is None:
+                return []
+            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
+            return [Found(self.best.placements, verdict)]
         return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
 
-    def _walk(self, x: int, e: int, phase: int) -> None:
-        """Walk the main path from the junction at edge `e` of the new tile at `x`.
+    def _advance(self, x: int, e: int, c: int, inn: int, colour: int) -> None:
+        """Follow the forward end of a walk that has not joined an old path yet, from the
+        tile just placed at `c` (entered by edge `inn`), through any tiles it meets."""
+        board, new = self.board, self.new
+        while True:
+            out = PARTNER[board[c]][inn]
+            n = c + STEP[out]
+            if n not in board:
+                self._gap(x, e, n, (out + 3) % 6, colour)
+                return
+            if n not in new:  # an old tile: the walk joins an old path here
+                if (c, out) > self._start:  # canonical order (see `_walk`)
+                    self._walk(x, e, 1)
+                return
+            c, inn = n, (out + 3) % 6
+
+    def _gap(self, x: int, e: int, z: int, g: int, colour: int) -> None:
+        """The forward end of an unjoined walk faces empty cell `z` by edge `g`: it must go
+        on (it may not stop before joining), while an old path is still within reach."""
+        self.nodes += 1
+        if len(self.new) >= self.max_tiles or not self._reachable(z, g, colour):
+            return  # RULES K-10: this walk can no longer join a second old path
+        for ot in self.fits(z):
+            self._place(z, ot)
+            self._advance(x, e, z, g, colour)
+            self._remove(z)
+
+    def _walk(self, x: int, e: int, phase: int) -> int | None:
+        """Walk the main path from the junction at edge `e` of the new tile at `x`; returns
+        the score of the play as it stands when it is a legal play (None otherwise).
 
         Canonical order (each legal play is still produced, fewer times): the forward
         walk from the junction must reach an old path (or close the loop) before it may
@@ -202,41 +258,97 @@ class Finder:
         self.nodes += 1
         seq, closed = trace(self.board, x, e)
         if closed:
-            self._candidate(seq, True)
-            return
+            return self._candidate(seq, True)
         if phase == 1:
             start = next(i for i, s in enumerate(seq) if s[0] == x and s[1] == e)
-            joined = any(s[0] not in self.new for s in seq[start + 1 :])
-            if joined:
-                self._walk(x, e, 2)  # stop the forward end, go backward
+            new = self.new
+            joined = False
+            for j in range(start + 1, len(seq)):
+                if seq[j][0] not in new:
+                    # Canonical order: every gap of new tiles between two old paths can
+                    # be walked from either end; only the walk from the smaller open end
+                    # (in (cell, edge) order) to the larger is kept.
+                    if (seq[j - 1][0], seq[j - 1][2]) < self._start:
+                        return None
+                    joined = True
+                    break
+            here = self._walk(x, e, 2) if joined else None  # stop the forward end, go backward
             c, _a, b = seq[-1]
         else:
             joined = True
-            self._candidate(seq, False)  # stop the backward end: a whole play
+            here = self._candidate(seq, False)  # stop the backward end: a whole play
             c, b, _a = seq[0]
-        if len(self.new) >= self.max_tiles:
-            return
+        left = self.max_tiles - len(self.new)
+        if left <= 0:
+            return here
         z, g = c + STEP[b], (b + 3) % 6
         if not joined and not self._reachable(z, g, COLOUR[self.board[x]][e]):
-            return  # RULES K-10: this walk can no longer join a second old path
+            return here  # RULES K-10: this walk can no longer join a second old path
+        last_free = False
+        if self.best_only and here is not None and left == 1:
+            # The last tile, in a cell whose other five neighbours are empty, adds exactly
+            # one segment to the main path and touches nothing else: every such play
+            # scores here + 1. Skip them when that cannot beat the best; else try one.
+            board = self.board
+            last_free = all(board.get(z + STEP[f]) is None for f in range(6) if f != g)
+            if last_free and here + 1 <= self.best_score:
+                return here
         for ot in self.fits(z):
             self._place(z, ot)
             self._walk(x, e, phase)
             self._remove(z)
+            if last_free:
+                break
+        return here
 
-    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> None:
+    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> int | None:
         runs = old_runs(seq, self.new, closed)
         if not (runs >= 2 or (closed and runs >= 1)):
-            return  # the walked path is no scoring path (another walk may find the play)
+            return None  # the walked path is no scoring path (another walk may find the play)
         cells = {s[0] for s in seq}
         if any(c not in cells for c in self.new):
-            return
+            return None
         key = frozenset(self.new.items())
-        if key in self.found:
-            return
+        if self.best_only:
+            score = quick_score(self.board, self.new, self.opts[0])
+            if key not in self._seen:
+                self._seen.add(key)
+                if score > self.best_score:
+                    self.best_score = score
+                    self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
+            return score
+        found = self.found.get(key)
+        if found is not None:
+            return found.score
         verdict = score_paths(self.board, dict(self.new), *self.opts)
         if verdict.legal:
             self.found[key] = Found(tuple(sorted(self.new.items())), verdict)
+            return verdict.score
+        return None  # pragma: no cover - a walked scoring main path is always legal
+
+
+def quick_score(board: dict[int, int], new: dict[int, int], crossings_new_tiles_only: bool) -> int:
+    """The score of a legal play (K-15 to K-18, DEFAULT doubling), without the path list."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    only = new if crossings_new_tiles_only else None
+    for c in new:
+        for e in range(6):
+            if (c, e) in seen:
+                continue
+            p = PARTNER[new[c]][e]
+            if c + STEP[e] not in board and c + STEP[p] not in board:
+                seen.add((c, p))  # a lone segment between two empty cells scores nothing
+                continue
+            seq, closed = trace(board, c, e)
+            for sc, a, b in seq:
+                seen.add((sc, a))
+                seen.add((sc, b))
+            runs = old_runs(seq, new, closed)
+            if runs >= 2 or (closed and runs >= 1):
+                base = len(seq) + 3 * self_crossings(board, seq, only)
+                total += 2 * base if closed else base
+    return total
 
 
 def all_plays(
@@ -255,8 +367,10 @@ def best_play(
     hand: list[int],
     crossings_new_tiles_only: bool = False,
     double_main_only: bool = False,
+    max_tiles: int = 7,
 ) -> Found | None:
-    plays = all_plays(board, hand, crossings_new_tiles_only, double_main_only)
+    """The best legal play of `hand` (exhaustive: every play is reached or provably beaten)."""
+    plays = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, best_only=True).run()
     return plays[0] if plays else None
 
 
