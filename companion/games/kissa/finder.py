@@ -360,12 +360,12 @@ class MoveFinder:
         total = int(n.sum())
         if total == 0:
             return []
-        rep = np.repeat(np.arange(n.size) // len(lens), n)
-        c_idx = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(total)
-        b_i = b_idx[rep]
-        a_need = u[c_idx] - u[b_i]
+        ends = np.cumsum(n)
+        c_idx = np.repeat(lo - ends + n, n) + np.arange(total)
+        a_need = u[c_idx] - np.repeat(np.repeat(b_vals.ravel(), len(lens)), n)
         maybe = np.nonzero(bits[a_need & _BITMASK])[0]  # cheap hash filter first
-        a_need, b_i, c_idx = a_need[maybe], b_i[maybe], c_idx[maybe]
+        a_need, c_idx = a_need[maybe], c_idx[maybe]
+        b_i = b_idx[np.searchsorted(ends, maybe, "right") // len(lens)]
         pos = np.minimum(np.searchsorted(u, a_need), u.size - 1)
         ok = (u[pos] == a_need) & (length[pos] <= max_len)
         a_idx, b_i, c_idx = pos[ok], b_i[ok], c_idx[ok]
