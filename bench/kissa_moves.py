@@ -9,8 +9,8 @@ On full random boards (ten of each digit, seeded), side by side in the same run:
 * `MoveFinder`: value triples first with numpy, then the occurrences of each triple
   expanded and filtered as arrays; it lists exactly the same moves (checked here).
 
-Printed: moves per board, medians of both (each board timed `--repeat` times per method,
-the best run kept: the machine is shared), the speed ratio, and the time to the best move
+Printed: moves per board, medians of both (each board timed in `--repeat` interleaved rounds,
+the best run of each method kept: the machine is shared), the speed ratio, and the time to the best move
 (`MoveFinder.best(1)`, one run per board with a fresh finder, no caching), standard and expert.
 """
 
@@ -72,17 +72,13 @@ def fast_moves(board: tuple[int, ...], expert: bool = False) -> tuple[MoveFinder
     return f, total
 
 
-REPEAT = 3
+REPEAT = 3  # rounds per board; the best run of each method counts (the machine is shared)
 
 
 def timed(fn, *args):
-    """Best of REPEAT runs (the machine is shared: the best run is the least disturbed)."""
-    best, out = float("inf"), None
-    for _ in range(REPEAT):
-        t0 = time.perf_counter()
-        out = fn(*args)
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
 
 
 def run(boards: int, expert_boards: int) -> None:
@@ -94,9 +90,14 @@ def run(boards: int, expert_boards: int) -> None:
         t_base, t_fast, t_list, t_best, counts = [], [], [], [], []
         for seed in range(1000, 1000 + n):
             board = random_board(seed)
-            tb, base = timed(baseline_moves, board, expert)
-            tf, (finder, total) = timed(fast_moves, board, expert)
-            tl, listed = timed(lambda b=board, e=expert: list(MoveFinder(b, expert=e).moves()))
+            tb = tf = tl = float("inf")
+            for _ in range(REPEAT):  # interleaved, so that a busy moment hits all three alike
+                t, base = timed(baseline_moves, board, expert)
+                tb = min(tb, t)
+                t, (_finder, total) = timed(fast_moves, board, expert)
+                tf = min(tf, t)
+                t, listed = timed(lambda b=board, e=expert: list(MoveFinder(b, expert=e).moves()))
+                tl = min(tl, t)
             assert total == len(base) == len(listed), (total, len(base), len(listed))
             canon = {(op, a, b, c) for op, a, b, c, _ in listed}
             assert canon == set(base), "the finder and the baseline disagree"
