@@ -4,6 +4,7 @@
   `max_tiles` tiles (4 by default, to answer in a fraction of a second; 7 is the whole
   search); with no scoring play it exchanges its whole hand (as much as the bag allows:
   a hand that fits nowhere is worth renewing), and passes when the bag is empty.
+* `greedy_full` - the same over the whole search (plays of 1 to 7 tiles).
 * `random` - the random-legal baseline: a uniformly random scoring play among those of up
   to 3 tiles, else the same exchange-or-pass rule.
 """
@@ -15,7 +16,7 @@ from typing import Any
 from companion.core import Bot, Game, Rng
 
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
-from .finder import all_plays
+from .finder import all_plays, best_play
 from .tiles import ORIENTED, cell_qr
 
 
@@ -42,15 +43,15 @@ class GreedyBot(Bot):
 
     def choose(self, state: State) -> Any:
         assert isinstance(self.game, Kaliko)
-        found = all_plays(
+        best = best_play(
             packed_board(state.board),
             list(state.hands[self.seat]),
             self.game.config["crossings_new_tiles_only"],
             self.game.config["double_main_only"],
             max_tiles=self.max_tiles,
         )
-        if found:
-            return _as_play(found[0])
+        if best is not None:
+            return _as_play(best)
         return fallback(state, self.seat)
 
 
@@ -71,4 +72,11 @@ class RandomPlayBot(Bot):
         return fallback(state, self.seat)
 
 
-BOTS = {"greedy": GreedyBot, "random": RandomPlayBot}
+class FullGreedyBot(GreedyBot):
+    """The best play over the whole 1-7 tile search (slower: about a second a turn)."""
+
+    name = "greedy_full"
+    max_tiles = 7
+
+
+BOTS = {"greedy": GreedyBot, "greedy_full": FullGreedyBot, "random": RandomPlayBot}
