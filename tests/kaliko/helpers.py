@@ -9,7 +9,7 @@ from companion.games.kaliko.tiles import SHAPES, cell_id, oriented, segments_str
 
 def shape(letter: str, colours: str) -> int:
     """`A[R,W,B]` of RULES §1.4 at rotation 0 -> an oriented-tile index."""
-    segs = [(a, b, c) for (a, b), c in zip(SHAPES[letter], colours)]
+    segs = [(a, b, c) for (a, b), c in zip(SHAPES[letter], colours, strict=True)]
     return oriented(segments_string(segs))
 
 

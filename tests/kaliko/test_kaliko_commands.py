@@ -8,7 +8,7 @@ from companion.games.base import Act, Answer, Refuse
 from companion.games.kaliko import UI, Rules
 from companion.games.kaliko.notation import cell_steps, cell_text, parse_cell
 from companion.games.kaliko.rules import Exchange, Pass, Play
-from companion.games.kaliko.tiles import NUMBER, ORIENTED, TILES, identity
+from companion.games.kaliko.tiles import NUMBER, identity
 from companion.narration import Verbosity, catalog
 
 

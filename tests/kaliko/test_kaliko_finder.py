@@ -48,7 +48,7 @@ def test_finder_is_exhaustive_with_three_tiles_on_the_start_tile():
 
 
 def test_finder_finds_kf1_and_kf4():
-    from companion.games.kaliko.tiles import ORIENTED, NUMBER, identity
+    from companion.games.kaliko.tiles import NUMBER, ORIENTED, identity
 
     def num(ot):
         return NUMBER[identity(ORIENTED[ot])]

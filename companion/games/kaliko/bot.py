@@ -15,8 +15,8 @@ from typing import Any
 
 from companion.core import Bot, Game, Rng
 
-from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .finder import all_plays, best_play
+from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .tiles import ORIENTED, cell_qr
 
 

@@ -35,7 +35,18 @@ from .narration import path_msg, tile_msg
 from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
-from .tiles import COLOUR, COLOURS, FITS, ORIENTED, OT_NUMBER, ROTATIONS, STEP, TILES, cell_id, cell_qr
+from .tiles import (
+    COLOUR,
+    COLOURS,
+    FITS,
+    ORIENTED,
+    OT_NUMBER,
+    ROTATIONS,
+    STEP,
+    TILES,
+    cell_id,
+    cell_qr,
+)
 
 NUMBER_WORDS = {
     "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4,
@@ -302,7 +313,7 @@ class KalikoUI(GameUI):
         return Answer(self._scores(match, seat))
 
     def _scores(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
-        scores = [Msg("kaliko.player_score", player=Raw(p), n=s) for p, s in zip(match.players, match.state.scores)]
+        scores = [Msg("kaliko.player_score", player=Raw(p), n=s) for p, s in zip(match.players, match.state.scores, strict=True)]
         return [_answer("kaliko.scores", seat, scores=scores)]
 
     def _cmd_bag(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:

@@ -11,7 +11,7 @@ from typing import Any
 from companion.core import Event, Match
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
-from .notation import cell_msg, colour_msg, segment_msgs
+from .notation import cell_msg, segment_msgs
 from .tiles import TILES
 
 

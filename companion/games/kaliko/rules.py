@@ -31,7 +31,17 @@ from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
 
 from . import scoring
 from .finder import all_plays
-from .tiles import NUMBER, ORIENTED, OT_NUMBER, TILES, TileSyntaxError, cell_id, cell_qr, identity, oriented
+from .tiles import (
+    NUMBER,
+    ORIENTED,
+    OT_NUMBER,
+    TILES,
+    TileSyntaxError,
+    cell_id,
+    cell_qr,
+    identity,
+    oriented,
+)
 
 HAND = 7  # RULES K-5
 START = (0, 0)  # RULES §7: the start tile lies at (0, 0)
@@ -263,7 +273,7 @@ class Kaliko(Game[State, Action]):
         else:
             assert isinstance(action, Play)
             verdict = self.verdict(state, action)
-            for q, r, t in action.placements:
+            for _q, _r, t in action.placements:
                 hands[player].remove(NUMBER[identity(t)])
             board = board + tuple(action.placements)
             scores[player] += verdict.score  # RULES K-18
@@ -334,7 +344,7 @@ class Kaliko(Game[State, Action]):
     def outcome(self, state: State) -> Outcome:
         scores = list(state.scores)
         if state.over:
-            scores = [s - p for s, p in zip(scores, self._penalties(state))]
+            scores = [s - p for s, p in zip(scores, self._penalties(state), strict=True)]
         top = max(scores)
         winners = tuple(i for i, s in enumerate(scores) if s == top) if state.over else ()
         return Outcome(tuple(scores), winners)  # RULES K-22: highest total, ties shared

@@ -179,7 +179,6 @@ def score_paths(
     seen: set[tuple[int, int]] = set()
     found: list[tuple[list[tuple[int, int, int]], bool]] = []
     for c in new:
-        ot = board[c]
         for e in range(6):
             if (c, e) in seen:
                 continue

@@ -123,7 +123,7 @@ def _generate() -> list[str]:
     ids = set()
     for m in MATCHINGS:
         for cols in product(COLOURS, repeat=3):
-            segs = [(a, b, c) for (a, b), c in zip(m, cols)]
+            segs = [(a, b, c) for (a, b), c in zip(m, cols, strict=True)]
             ids.add(min(segments_string(rotate_segments(segs, k)) for k in range(6)))
     return sorted(ids)
 
