@@ -92,7 +92,7 @@ def test_open_ends_paths_where_bag_scores_board():
     assert ends == "rouge : 2 bouts : centre à 3 h et centre à 5 h."
     assert said(ui.parse("ends", match, seat), "en").count("open ends") == 3
     path = said(ui.parse("chemin 3", match, seat))
-    assert path.startswith("Ligne rouge, ouverte : 1 segment, 0 croisement")
+    assert path.startswith("Ligne rouge, ouverte : 1 segment, aucun croisement")
     where = said(ui.parse("où 1", match, seat))
     assert "Tuile 1" in where and "cases possibles" in where
     assert "tuiles dans le sac" in said(ui.parse("sac", match, seat))
@@ -114,7 +114,7 @@ def test_build_kf1_step_by_step_hear_the_score_then_play():
             second = said(ui.parse("turn", match, seat), "en")
             if "Legal play" in second:
                 break
-    assert "Legal play: 6 points" in second and "red line: 3 segments, 0 crossings, closed — 6 points" in second
+    assert "Legal play: 6 points" in second and "red line: 3 segments, no crossing, closed — 6 points" in second
     act = ui.parse("joue", match, seat)
     assert isinstance(act, Act) and isinstance(act.action, Play)
     events = match.play(seat, act.action)
@@ -174,3 +174,11 @@ def test_exchange_pass_hint_best_and_help():
     assert "Not your turn" in " ".join(render(ui.help(match, 1 - seat), "en"))
     assert ui.parse("blabla", match, seat) is None
     assert render(ui.status(match, None), "en")[1].startswith(f"{match.players[seat]} to play")
+
+
+def test_take_a_tile_by_its_description():
+    game, ui, match, seat, a, b = setup_kf1()
+    # tile 1 (A[B,B,R]) is the first with a blue short arc; tile 2 has a white one
+    assert said(ui.parse("prends blanc petit arc", match, seat)).startswith("Tuile 2 prise")
+    assert said(ui.parse("take blue short", match, seat), "en").startswith("Tile 1 taken")
+    assert isinstance(ui.parse("prends vert", match, seat), Refuse)

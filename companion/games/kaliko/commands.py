@@ -31,7 +31,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
 from .finder import all_plays, constraints_key, open_ends
-from .narration import path_msg, tile_msg
+from .narration import crossings_msg, path_msg, tile_msg
 from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
@@ -46,6 +46,7 @@ from .tiles import (
     TILES,
     cell_id,
     cell_qr,
+    parse_segments,
 )
 
 NUMBER_WORDS = {
@@ -85,6 +86,9 @@ WORDS = {
     "pass": ("passe", "je passe", "pass"),
 }
 ALL_WORDS = {"tout", "toutes", "all", "everything"}
+# line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight
+SHAPE_WORDS = {"petit": 1, "short": 1, "grand": 2, "wide": 2, "large": 2, "droite": 3, "droit": 3,
+               "straight": 3, "ligne": 3}
 
 
 @dataclass
@@ -279,7 +283,7 @@ class KalikoUI(GameUI):
                     seat,
                     colour=Msg(f"kaliko.colour_f.{colour}"),
                     segments=Msg("kaliko.n_segments", n=len(seq)),
-                    crossings=Msg("kaliko.n_crossings", n=self_crossings(board, seq)),
+                    crossings=crossings_msg(self_crossings(board, seq)),
                     closed=Msg("kaliko.closed") if closed else Msg("kaliko.open"),
                     cells=cells,
                 )
@@ -365,6 +369,8 @@ class KalikoUI(GameUI):
     # --- building a play ---------------------------------------------------------------------------------
     def _cmd_take(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         pos = _first_number(rest)
+        if pos is None and rest:  # by description: "prends bleu droite" / "take red short arc"
+            pos = self._by_description(match, seat, rest)
         n = self._hand_tile(match, seat, pos)
         if n is None:
             return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(self._hand(match, seat)))])
@@ -373,6 +379,28 @@ class KalikoUI(GameUI):
             return Refuse([_answer("kaliko.already_placed", seat, pos=pos)])
         d.selected = n
         return Answer([_answer("kaliko.taken", seat, pos=pos, tile=tile_msg(TILES[n - 1]))])
+
+    def _by_description(self, match: Match[Any, Any], seat: int, words: list[str]) -> int | None:
+        """The first free hand tile (1-based) having every (colour, shape) line described."""
+        wanted: list[tuple[str | None, int | None]] = []
+        for w in words:
+            colour = colour_of_word(w)
+            if colour:
+                wanted.append((colour, None))
+            elif w in SHAPE_WORDS and wanted and wanted[-1][1] is None:
+                wanted[-1] = (wanted[-1][0], SHAPE_WORDS[w])
+            elif w in SHAPE_WORDS:
+                wanted.append((None, SHAPE_WORDS[w]))
+        if not wanted:
+            return None
+        placed = {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
+        for i, n in enumerate(self._hand(match, seat)):
+            if n in placed:
+                continue
+            lines = [(c, min((b - a) % 6, (a - b) % 6)) for a, b, c in parse_segments(TILES[n - 1])]
+            if all(any((wc is None or wc == c) and (ws is None or ws == g) for c, g in lines) for wc, ws in wanted):
+                return i + 1
+        return None
 
     def _cmd_here(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         words = [w for w in rest if w not in FILLER]

@@ -21,13 +21,17 @@ def tile_msg(tile: str) -> Msg:
     return Msg("kaliko.tile", s1=s1, s2=s2, s3=s3)
 
 
+def crossings_msg(n: int) -> Msg:
+    return Msg("kaliko.n_crossings", n=n) if n else Msg("kaliko.no_crossing")
+
+
 def path_msg(p: dict[str, Any]) -> Msg:
     """One scoring path of a play: colour, segments, crossings, closed, main, points."""
     return Msg(
         "kaliko.path",
         colour=Msg(f"kaliko.colour_f.{p['colour']}"),
         segments=Msg("kaliko.n_segments", n=p["segments"]),
-        crossings=Msg("kaliko.n_crossings", n=p["crossings"]),
+        crossings=crossings_msg(p["crossings"]),
         closed=Msg("kaliko.closed") if p["closed"] else Msg("kaliko.open"),
         role=Msg("kaliko.main") if p.get("main") else Msg("kaliko.incidental"),
         n=p["score"],
