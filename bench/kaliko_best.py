@@ -33,7 +33,9 @@ def positions(n: int) -> list[tuple[int, dict[int, int], list[int]]]:
         match = Match(game, ["A", "B"], seed)
         root = Rng(seed)
         bots = [GreedyBot(game, s, root.fork(s + 1), max_tiles=3) for s in range(2)]
-        while not match.over and len(match.state.board) < 30:
+        for _ in range(200):
+            if match.over or len(match.state.board) >= 30:
+                break
             seat = match.current
             assert seat is not None
             match.play(seat, bots[seat].choose(match.state))

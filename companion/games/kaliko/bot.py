@@ -3,7 +3,8 @@
 * `greedy` - the highest-scoring play found by the exhaustive finder among plays of up to
   `max_tiles` tiles (4 by default, to answer in a fraction of a second; 7 is the whole
   search); with no scoring play it exchanges its whole hand (as much as the bag allows:
-  a hand that fits nowhere is worth renewing), and passes when the bag is empty.
+  a hand that fits nowhere is worth renewing), and passes when the bag is empty or after
+  three fruitless exchanges in a row.
 * `greedy_full` - the same over the whole search (plays of 1 to 7 tiles).
 * `random` - the random-legal baseline: a uniformly random scoring play among those of up
   to 3 tiles, else the same exchange-or-pass rule.
@@ -24,10 +25,15 @@ def _as_play(found: Any) -> Play:
     return Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in found.placements)))
 
 
-def fallback(state: State, seat: int) -> Exchange | Pass:
-    """No scoring play: renew the hand (RULES K-7), or pass when the bag is empty (K-7b)."""
+STUCK_LIMIT = 3  # exchanges in a row without a scoring play before the bot passes
+
+
+def fallback(state: State, seat: int, stuck: int) -> Exchange | Pass:
+    """No scoring play: renew the hand (RULES K-7), or pass when the bag is empty (K-7b)
+    or after STUCK_LIMIT fruitless exchanges in a row (the pattern may have no place left
+    for anything: passing lets the game end by K-21 instead of exchanging for ever)."""
     hand = tuple(sorted(state.hands[seat]))
-    if state.bag and hand:
+    if state.bag and hand and stuck < STUCK_LIMIT:
         return Exchange(hand[: len(state.bag)])
     return Pass()
 
@@ -35,6 +41,7 @@ def fallback(state: State, seat: int) -> Exchange | Pass:
 class GreedyBot(Bot):
     name = "greedy"
     max_tiles = 4
+    stuck = 0  # turns in a row without a scoring play
 
     def __init__(self, game: Game[Any, Any], seat: int, rng: Rng, max_tiles: int | None = None) -> None:
         super().__init__(game, seat, rng)
@@ -51,12 +58,15 @@ class GreedyBot(Bot):
             max_tiles=self.max_tiles,
         )
         if best is not None:
+            self.stuck = 0
             return _as_play(best)
-        return fallback(state, self.seat)
+        self.stuck += 1
+        return fallback(state, self.seat, self.stuck - 1)
 
 
 class RandomPlayBot(Bot):
     name = "random"
+    stuck = 0
 
     def choose(self, state: State) -> Any:
         assert isinstance(self.game, Kaliko)
@@ -68,8 +78,10 @@ class RandomPlayBot(Bot):
             max_tiles=3,
         )
         if found:
+            self.stuck = 0
             return _as_play(self.rng.choice(found))
-        return fallback(state, self.seat)
+        self.stuck += 1
+        return fallback(state, self.seat, self.stuck - 1)
 
 
 class FullGreedyBot(GreedyBot):
