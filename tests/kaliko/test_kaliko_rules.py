@@ -1,6 +1,8 @@
 """Kaliko rules: set-up, turns, exchange, pass, refill, the end, every variant, conformance."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core import IllegalAction, Match, Rng
 from companion.games.kaliko.rules import Exchange, Kaliko, Pass, Play
@@ -159,3 +161,17 @@ def test_conformance_hands_of_five(seed):
 @pytest.mark.slow
 def test_conformance_full_hands_one_game():
     random_playout(Kaliko(), 2, 0, check_every=5)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 100_000), n=st.integers(2, 4))
+def test_tiles_are_conserved_through_random_play(seed, n):
+    g = Kaliko(hand_size=3)
+    m = Match(g, [f"P{i}" for i in range(n)], seed)
+    rng = Rng(seed)
+    for _ in range(60):
+        if m.over:
+            break
+        m.play(m.current, rng.choice(g.legal_actions(m.state, m.current)))
+        tiles_conserved(m)
+        assert sum(m.state.scores) >= 0
