@@ -4,6 +4,7 @@ Regenerate with UPDATE_GOLDEN=1 after a deliberate change of wording, and read t
 """
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,17 @@ CASES = {
 }
 
 
+@lru_cache(maxsize=None)
+def game(case):
+    """Each case's game is played once and narrated in every language and verbosity."""
+    return bot_game(find("kaliko"), **CASES[case])
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("verbosity", [Verbosity.TERSE, Verbosity.NORMAL, Verbosity.VERBOSE])
 def test_golden_transcript(case, lang, verbosity):
-    match, ui = bot_game(find("kaliko"), **CASES[case])
+    match, ui = game(case)
     lines = transcript(ui, match, lang, verbosity, viewer=0, strict=True)
     assert match.over and lines
     assert lines[-1].startswith(("Fin", "Game over", "End"))
@@ -36,7 +43,7 @@ def test_golden_transcript(case, lang, verbosity):
 
 
 def test_private_lines_stay_private():
-    match, ui = bot_game(find("kaliko"), **CASES["standard"])
+    match, ui = game("standard")
     table = transcript(ui, match, "fr", strict=True)
     assert not any(line.startswith("[") for line in table)
     mine = transcript(ui, match, "fr", viewer=0, strict=True)
