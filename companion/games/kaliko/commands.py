@@ -30,7 +30,7 @@ from companion.games.base import Act, Answer, GameUI, Intent, Refuse
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
-from .finder import all_plays, constraints_key, open_ends
+from .finder import all_plays, best_play, constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
 from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
@@ -347,16 +347,20 @@ class KalikoUI(GameUI):
         return Answer([_answer("kaliko.hints", seat, hints=hints)])
 
     def _cmd_best(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        found = self._plays(match, seat)
-        if not found:
+        best = best_play(
+            packed_board(match.state.board),
+            list(self._hand(match, seat)),
+            self.game.config["crossings_new_tiles_only"],
+            self.game.config["double_main_only"],
+        )
+        if best is None:
             return Answer([_answer("kaliko.hint_none", seat)])
-        best = found[0]
         hand = self._hand(match, seat)
         steps = [
             Msg("kaliko.best_step", pos=hand.index(OT_NUMBER[ot]) + 1, cell=cell_msg(*cell_qr(c)), tile=tile_msg(ORIENTED[ot]))
             for c, ot in best.placements
         ]
-        out = [_answer("kaliko.best", seat, n=best.score, count=len(found))]
+        out = [_answer("kaliko.best", seat, n=best.score)]
         out += [_answer("kaliko.best_item", seat, step=step) for step in steps]
         out += [Utterance((path_msg(p.to_json()),), Priority.TEXT, None, seat) for p in best.verdict.paths]
         return Answer(out)
