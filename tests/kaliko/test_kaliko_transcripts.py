@@ -4,7 +4,7 @@ Regenerate with UPDATE_GOLDEN=1 after a deliberate change of wording, and read t
 """
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ CASES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(case):
     """Each case's game is played once and narrated in every language and verbosity."""
     return bot_game(find("kaliko"), **CASES[case])
