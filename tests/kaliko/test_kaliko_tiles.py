@@ -2,6 +2,9 @@
 
 from collections import Counter
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.games.kaliko.tiles import (
     COLOUR,
     FITS,
@@ -62,3 +65,14 @@ def test_parity_fact_every_tile_has_even_colour_counts():
 def test_identity_accepts_any_rotation_and_segment_order():
     assert identity("45b 01r 23w") == identity("01R 23W 45B")
     assert identity("12R 34W 05B") == identity("01B 23R 45W")
+
+
+@settings(max_examples=200, deadline=None)
+@given(edges=st.lists(st.integers(1, 3), min_size=6, max_size=6))
+def test_parity_a_closed_hole_with_an_odd_colour_count_never_fills(edges):
+    fits = FITS[fit_key(edges)]
+    odd = any(edges.count(c) % 2 for c in (1, 2, 3))
+    if odd:
+        assert fits == ()
+    for ot in fits:
+        assert list(COLOUR[ot]) == edges
