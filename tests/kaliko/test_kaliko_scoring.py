@@ -119,3 +119,24 @@ def test_a_loop_of_new_segments_only_does_not_score():
     # KF-3's white pair (-1,0)45 + (0,-1)23 joins new segments only: in KF-3 no white path
     v = evaluate(KF2_OLD, play(*KF3))
     assert all(p.colour == "R" for p in v.paths)
+
+
+def test_no_main_path_names_a_tile_off_the_line():
+    old = {
+        cell_id(q, r): oriented(t)
+        for (q, r), t in [
+            ((0, 0), "02W 14W 35W"), ((0, -1), "01W 23B 45R"), ((1, -1), "05B 14R 23W"),
+            ((0, -2), "03W 15R 24B"), ((1, -3), "01B 24R 35B"), ((1, -2), "04B 12R 35W"),
+        ]
+    }
+    v = evaluate(old, [(cell_id(2, -2), oriented("01B 23B 45B")), (cell_id(-1, -1), oriented("05B 12R 34B"))])
+    assert v.reason == "no_main_path" and v.detail["cell"] in ((2, -2), (-1, -1))
+    from companion.core import IllegalAction
+    from companion.games.kaliko import UI, Rules
+    from companion.narration import catalog
+
+    ui = UI(Rules())
+    exc = IllegalAction(v.reason, **v.detail)
+    text = catalog("en").render(ui.refusal(exc, None, 0)[0])
+    assert text.startswith("no scoring line goes through every tile placed: the tile at ")
+    assert "is off the blue line" in text or "is off the red line" in text or "is off the white line" in text

@@ -553,6 +553,12 @@ class KalikoUI(GameUI):
                 colour=colour_msg(detail["colour"]),
                 other=colour_msg(detail["other"]),
             )
+        if code == "no_main_path" and "cell" in detail:
+            return Msg(
+                "kaliko.refused.off_main_path",
+                cell=cell_msg(*tuple(detail["cell"])),
+                colour=Msg(f"kaliko.colour_f.{detail['colour']}"),
+            )
         if code == "occupied" and "cell" in detail:
             return Msg("kaliko.refused.occupied", cell=cell_msg(*tuple(detail["cell"])))
         if code in ("not_in_hand", "tile_twice") and "number" in detail:

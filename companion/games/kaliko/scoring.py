@@ -211,7 +211,14 @@ def score_paths(
         )
     rows.sort(key=lambda r: r["key"])
     if not any(r["covers"] for r in rows):
-        return Verdict(False, NO_MAIN)
+        # say which tile is off the scoring path that carries the most new tiles
+        def carried(r: dict[str, Any]) -> int:
+            return len({c for c, _, _ in r["seq"]} & new.keys())
+
+        widest = max(rows, key=carried)
+        on = {c for c, _, _ in widest["seq"]}
+        off = sorted(cell_qr(c) for c in new if c not in on)
+        return Verdict(False, NO_MAIN, detail={"cell": off[0], "colour": widest["colour"]})
 
     def path_score(r: dict[str, Any], main: bool) -> int:
         base = r["segments"] + 3 * r["crossings"]  # RULES K-15, K-16
