@@ -158,9 +158,8 @@ def test_conformance_hands_of_five(seed):
     random_playout(Kaliko(hand_size=5, max_players=6), 2 + seed * 2, seed, check_every=3)
 
 
-@pytest.mark.slow
-def test_conformance_full_hands_one_game():
-    random_playout(Kaliko(), 2, 0, check_every=5)
+# Full hands of 7: tests/test_conformance.py already plays six whole random games of the
+# default Kaliko (about 50 s), so no duplicate here.
 
 
 @settings(max_examples=15, deadline=None)
