@@ -60,8 +60,13 @@ def test_best_json_and_text(capsys, tmp_path):
     hand = ";".join(t for _, t in KF4_PLAY)
     code, out = run(capsys, "best", pos, "--hand", hand, "--json")
     data = json.loads(out)
-    assert code == 0 and data["legal"] and data["score"] >= 18 and data["count"] >= 1
+    assert code == 0 and data["legal"] and data["score"] >= 18
+    assert set(data) == {"legal", "score", "play", "paths"}
     assert all(set(p) == {"cell", "tile", "number"} for p in data["play"])
+    code, out = run(capsys, "best", pos, "--hand", hand, "--json", "--all")
+    listed = json.loads(out)
+    assert listed["score"] == data["score"] and listed["count"] == len(listed["plays"]) >= 1
+    assert listed["plays"][0]["score"] == data["score"]
     code, out = run(capsys, "best", pos, "--hand", hand)
     assert out.startswith("best:")
 

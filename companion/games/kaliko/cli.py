@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
         p.add_argument("--double-main-only", action="store_true", help="variant: only the main path doubles when closed")
         if name == "best":
             p.add_argument("--hand", required=True, help='tiles separated by ";" (tile strings or numbers)')
-            p.add_argument("--all", action="store_true", help="list every legal play, best first")
+            p.add_argument("--all", action="store_true", help="also list every legal play, best first")
     args = parser.parse_args(argv)
 
     if args.command == "tiles":
@@ -122,19 +122,21 @@ def main(argv: list[str]) -> int:
             print(_verdict_text(verdict))
         return 0
 
-    from .finder import all_plays
+    from .finder import all_plays, best_play
 
-    found = all_plays(board, hand, *variants)
-    best = found[0] if found else None
+    listing = bool(getattr(args, "all", False))
+    # the best play alone comes from the faster best-play search (same result, RULES-exact)
+    found = all_plays(board, hand, *variants) if listing else []
+    best = (found[0] if found else None) if listing else best_play(board, hand, *variants)
     if args.json:
         out: dict[str, Any] = {
             "legal": best is not None,
             "score": best.score if best else 0,
             "play": [_placement_json(c, ot) for c, ot in best.placements] if best else [],
             "paths": [p.to_json() for p in best.verdict.paths] if best else [],
-            "count": len(found),
         }
-        if getattr(args, "all", False):
+        if listing:
+            out["count"] = len(found)
             out["plays"] = [
                 {"score": f.score, "play": [_placement_json(c, ot) for c, ot in f.placements]} for f in found
             ]
@@ -143,10 +145,19 @@ def main(argv: list[str]) -> int:
         if best is None:
             print("no legal play")
         else:
-            cells = "; ".join(f"({p['cell'][0]},{p['cell'][1]}) {p['tile']}" for p in (_placement_json(c, ot) for c, ot in best.placements))
+            cells = "; ".join(
+                f"({p['cell'][0]},{p['cell'][1]}) {p['tile']}"
+                for p in (_placement_json(c, ot) for c, ot in best.placements)
+            )
             print(f"best: {cells}")
             print(_verdict_text(best.verdict))
-            print(f"{len(found)} legal plays")
+            if listing:
+                print(f"{len(found)} legal plays")
+                for f in found[1:]:
+                    print(f"  {f.score:3d}: " + "; ".join(
+                        f"({p['cell'][0]},{p['cell'][1]}) {p['tile']}"
+                        for p in (_placement_json(c, ot) for c, ot in f.placements)
+                    ))
     return 0
 
 
