@@ -201,7 +201,7 @@ def resume(args: argparse.Namespace) -> int:
     game, ui, bots = load_game(entry, dict(start.get("options", {})), lang)
     names = list(start["players"])
     kinds = list(start["seats"])
-    table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds) if not k])
+    table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
     try:

@@ -26,7 +26,7 @@ def test_import_contracts_kept():
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
 
 
-def test_no_undefined_names_or_syntax_errors():
-    r = subprocess.run([tool("ruff"), "check", "--select", "E9,F63,F7,F82", "companion", "tests", "bench"],
+def test_ruff_is_clean():
+    r = subprocess.run([tool("ruff"), "check", "--output-format", "concise", "companion", "tests", "bench"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:]

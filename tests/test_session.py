@@ -4,7 +4,7 @@ from companion.core import Match
 from companion.journal import Journal, read
 from companion.narration import Raw, Utterance, Verbosity
 from companion.session import Seat, Session
-from tests.toygame import Nim, Take
+from tests.toygame import Nim
 from tests.toyui import NimUI, TakeOne
 
 
@@ -37,7 +37,7 @@ def make(tmp_path=None, pile=7, bots=(False, True), private=None):
     game = Nim(pile=pile)
     names = ["Marie", "Paul"][: len(bots)]
     match = Match(game, names, seed=4)
-    seats = [Seat(n, bot=TakeOne(game, i, None) if b else None) for i, (n, b) in enumerate(zip(names, bots))]
+    seats = [Seat(n, bot=TakeOne(game, i, None) if b else None) for i, (n, b) in enumerate(zip(names, bots, strict=True))]
     if private:
         seats[0].speaker = private
     lines = []

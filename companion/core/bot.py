@@ -24,7 +24,7 @@ class Bot(ABC):
         self.seat = seat
         self.rng = rng
 
-    def observe(self, events: list[Event]) -> None:
+    def observe(self, events: list[Event]) -> None:  # noqa: B027 - optional hook, most bots forget
         """Events this seat may know of, in order (for bots that remember)."""
 
     @abstractmethod

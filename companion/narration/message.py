@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Union
+from typing import Any
 
 
 class Priority(IntEnum):
@@ -89,7 +89,7 @@ class Raw:
     text: str
 
 
-Part = Union[Msg, Pause, Spell, Raw]
+Part = Msg | Pause | Spell | Raw
 
 
 @dataclass(frozen=True)
