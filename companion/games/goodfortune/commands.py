@@ -17,7 +17,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
 from .notation import NUMBER_WORDS, find_charms, number_items, numbers_in
-from .rules import HAND, LEFT, RIGHT, Declare, Place, Push, State, placements
+from .rules import HAND, LEFT, RIGHT, Declare, GoodFortune, Place, Push, State, placements
 from .scoring import score
 from .speech import charm_msg, groups_msg, points_msg, tile_msg, tiles_msg
 from .tiles import N_TILES
@@ -45,6 +45,7 @@ DECK_WORDS = {"deck", "paquet", "synthetique", "synthetic"}
 
 
 class GoodFortuneUI(GameUI):
+    game: GoodFortune
     # --- understanding -----------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         folded = fold(text)
@@ -267,8 +268,9 @@ class GoodFortuneUI(GameUI):
             out.append(Msg("goodfortune.status.round", round=state.round))
             out.append(self.medallion(state, match))
             for s in (0, 1):
-                if state.pushed[s] is not None:
-                    out.append(Msg("goodfortune.read.where_pushed", tile=tile_msg(state.tile(state.pushed[s])),
+                pushed = state.pushed[s]
+                if pushed is not None:
+                    out.append(Msg("goodfortune.read.where_pushed", tile=tile_msg(state.tile(pushed)),
                                    player=Raw(match.players[s])))
             cur = match.current
             assert cur is not None

@@ -93,8 +93,8 @@ def _choice(c: dict[str, Any]) -> Msg:
 
 
 def _placed(d: dict[str, Any], player: Raw) -> Utterance:
-    common = dict(player=player, number=number_of(d["tile"]), end=end_msg(d["end"]),
-                  against=number_of(d["against"]), line=[str(number_of(x)) for x in d["line"]])
+    common: dict[str, Any] = dict(player=player, number=number_of(d["tile"]), end=end_msg(d["end"]),
+                                  against=number_of(d["against"]), line=[str(number_of(x)) for x in d["line"]])
     if d["collected"]:
         return say("goodfortune.placed_collect", earcon="good", matched=[charm_msg(c) for c in d["matched"]],
                    collected=tile_msg(d["collected"]), score=d["score"], **common)

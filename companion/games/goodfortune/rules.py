@@ -280,7 +280,7 @@ class GoodFortune(Game[State, Action]):
             if len(state.lines[0]) == HAND - 1:
                 return [Declare(n) for n in (FIRST, LAST)]
             return [Declare(n) for n in free]
-        out = []
+        out: list[Declare] = []
         for n in free:
             if n in (FIRST, LAST):
                 continue

@@ -6,7 +6,7 @@ fact says exactly what the table heard.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.narration import Msg
@@ -63,7 +63,7 @@ def numbers_msg(tiles: Iterable[Tile | str]) -> Any:
     return items if items else Msg("goodfortune.none")
 
 
-def groups_msg(tiles: list[Tile | str], tie_order: str = "best") -> tuple[int, Any]:
+def groups_msg(tiles: Sequence[Tile | str], tie_order: str = "best") -> tuple[int, Any]:
     """A collection's score and its groups, each as a message."""
     parsed = [as_tile(t) for t in tiles]
     b = score(parsed, tie_order)
