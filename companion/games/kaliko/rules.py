@@ -176,7 +176,7 @@ class Kaliko(Game[State, Action]):
                 Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in f.placements)))
                 for f in found
             ]
-            if len(self._plays_cache) > 32:
+            if len(self._plays_cache) >= 4:  # the lists can be long: keep only the last few
                 self._plays_cache.clear()
             self._plays_cache[key] = cached
         return list(cached)
