@@ -3,16 +3,21 @@
 How it searches (RULES K-11 makes this exhaustive). Every tile of a legal play lies on its
 main path, and the main path holds at least one old path, so somewhere along it a new
 segment meets an old open end (a "junction"). The finder starts at every open end of the
-pattern, puts a fitting tile there and walks the path forward: at each empty cell the walk
-reaches it either stops or places one more fitting tile and goes on. When the forward end
-stops, it walks backward from the junction the same way. Every legal play is produced by
-the walk along its own main path, placing each tile when the walk first reaches it.
+pattern, puts a fitting tile there and walks the path forward. Until the forward walk has
+joined an old path (or closed the loop) it may not stop: that stretch is a "gap" between two
+old paths, and since a gap can be walked from either end, only the walk from the smaller
+open end to the larger is kept. Once joined, at each empty cell the walk reaches it either
+stops or places one more fitting tile and goes on; when the forward end stops, it walks
+backward from the junction the same way. Every legal play is produced by the walk along its
+own main path started at one of its gaps, placing each tile when the walk first reaches it.
 
 Pruning: a tile is only tried where its colours fit every neighbour already there (a table
 indexed by the six edge constraints, which also holds the parity fact of RULES §1.1), only
-from the open ends of the pattern, and a walk that has not yet joined a second old path
-(or closed) stops as soon as no open end of its colour lies within reach of the tiles left
-in hand. Each candidate is then judged by `scoring.score_paths`, the rules' own judge.
+from the open ends of the pattern, and a gap stops as soon as no open end of its colour
+lies within reach of the tiles left in hand. Each candidate is judged by
+`scoring.score_paths`, the rules' own judge. The best-play search (`best_play`) walks the
+same way, scores candidates without building their path lists, and skips a last tile that
+can only add one segment (five empty neighbours) when that cannot beat the best found.
 """
 
 from __future__ import annotations
