@@ -8,7 +8,7 @@ optional terse and verbose forms. A form that is a pair is a plural (singular, p
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -16,7 +16,7 @@ from babel.messages.pofile import write_po
 
 Form = str | tuple[str, str]
 Entry = tuple[str, str, Form, Form, tuple[Form, Form] | None, tuple[Form, Form] | None]
-STAMP = datetime(2026, 11, 29, tzinfo=timezone.utc)
+STAMP = datetime(2026, 11, 29, tzinfo=UTC)
 LOCALE = Path(__file__).resolve().parent.parent / "companion" / "locale"
 
 
