@@ -253,6 +253,9 @@ class KalikoUI(GameUI):
         for code in ("R", "W", "B"):
             if want and code != want:
                 continue
+            if not groups[code]:
+                out.append(_answer("kaliko.ends_none", seat, colour=colour_msg(code)))
+                continue
             out.append(_answer("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
         return Answer(out)
 
