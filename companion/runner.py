@@ -39,7 +39,8 @@ def say_error(exc: UserError) -> None:
 def list_games() -> int:
     cat = catalog("fr")
     for g in GAMES:
-        print(cat.text(Msg("core.game_line", name=g.name, title=g.titles["fr"], en=g.titles["en"],
+        line_id = "core.game_line_fixed" if g.min_players == g.max_players else "core.game_line"
+        print(cat.text(Msg(line_id, name=g.name, title=g.titles["fr"], en=g.titles["en"],
                            aliases=", ".join(g.aliases), lo=g.min_players, hi=g.max_players)))
     return 0
 
