@@ -38,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("games", help="list the games, their names and aliases")
+    games = sub.add_parser("games", help="list the games, their names and aliases")
+    games.add_argument("--lang", choices=("fr", "en"), default="fr")
 
     play = sub.add_parser("play", help="start a game")
     play.add_argument("game", help="game name or alias (kikoi, kissa, goodfortune, kaliko...)")
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "games":
-            return runner.list_games()
+            return runner.list_games(args.lang)
         if args.command == "play":
             return runner.play(args)
         if args.command == "resume":

@@ -36,11 +36,12 @@ def say_error(exc: UserError) -> None:
             pass
 
 
-def list_games() -> int:
-    cat = catalog("fr")
+def list_games(lang: str = "fr") -> int:
+    cat = catalog(lang)
     for g in GAMES:
         line_id = "core.game_line_fixed" if g.min_players == g.max_players else "core.game_line"
-        print(cat.text(Msg(line_id, name=g.name, title=g.titles["fr"], en=g.titles["en"],
+        other = "en" if lang == "fr" else "fr"
+        print(cat.text(Msg(line_id, name=g.name, title=g.titles[lang], en=g.titles[other],
                            aliases=", ".join(g.aliases), lo=g.min_players, hi=g.max_players)))
     return 0
 
