@@ -9,6 +9,7 @@ from companion.core import Match, Rng
 from companion.games.goodfortune import UI, Rules
 from companion.games.goodfortune.rules import Declare, Place, Push
 from companion.session import Seat, Session
+from tests.quiet import Quiet
 
 NAMES = ["Marie", "Paul"]
 CHARM = {"fr": {"clover": "trèfle", "horseshoe": "fer à cheval", "fatima": "main de Fatma", "neko": "maneki-neko",
@@ -30,14 +31,6 @@ def words(action, lang: str, rng: Rng) -> str:
         return f"{end} {CHARM[lang][action.outer]}" if action.outer else end
     assert isinstance(action, Declare)
     return f"{action.number} {CHARM[lang][action.left]}" if action.left else f"{action.number}"
-
-
-class Quiet:
-    def say(self, *a, **k):
-        pass
-
-    def interrupt(self):
-        pass
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -10,6 +10,7 @@ from companion.games.kikoi import UI, Rules
 from companion.games.kikoi.rules import ALL, Ask, DrawBlind, Drew, Pass, Pirate, Reply
 from companion.games.kikoi.tokens import KIKOI, MOMENTS
 from companion.session import Seat, Session
+from tests.quiet import Quiet
 
 NAMES = ["Marie", "Paul", "Zoé", "Luc"]
 FR_MOMENT = {"house": "dans sa maison", "eat": "qui mange", "bike": "à vélo", "forest": "en forêt", "sleep": "qui dort"}
@@ -39,14 +40,6 @@ def words(action, lang: str) -> str:
         return "passe" if lang == "fr" else "pass"
     assert isinstance(action, Pirate)
     return ("kipirat !" if action.steal else "je passe") if lang == "fr" else ("kipirat!" if action.steal else "let it pass")
-
-
-class Quiet:
-    def say(self, *a, **k):
-        pass
-
-    def interrupt(self):
-        pass
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -443,40 +443,48 @@ class KissaUI(GameUI):
         return Confirm(Declare(), say("kissa.confirm_declare", n=penalty, priority=Priority.MESSAGE, earcon="question", to=seat))
 
     # --- help from the finder ---------------------------------------------------------------------
-    def _hint(self, match: Match[Any, Any], seat: int) -> Intent:
+    def _top(self, match: Match[Any, Any], seat: int) -> tuple[Any, Any, Intent | None]:
+        """The finder and its best move now, or the answer saying why there is none."""
         state: State = match.state
         if state.phase != "play":
-            return self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
+            return None, None, self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
         finder = self.game.finder(state.board)
         best = finder.best(1)
         if not best:
-            return self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
+            return None, None, self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
+        return finder, best[0], None
+
+    @staticmethod
+    def _whole_move(finder: Any, move: Any, seat: int) -> Utterance:
+        op, a, b, c, score = move
+        nums = finder.numbers
+        eq = equation_msg(op, [nums[x].value for x in (a, b, c)], [nums[x].cells for x in (a, b, c)])
+        return say("kissa.hint_move", equation=eq, n=score, priority=Priority.TEXT, to=seat)
+
+    def _hint(self, match: Match[Any, Any], seat: int) -> Intent:
+        """Hints grow more precise when asked again before a move: a cell, a result, the move."""
+        finder, move, none = self._top(match, seat)
+        if none is not None:
+            return none
+        state: State = match.state
         moves_made, level = self.hints.get(seat, (-1, 0))
         level = level + 1 if moves_made == state.moves else 1
         self.hints[seat] = (state.moves, level)
-        op, a, b, c, score = best[0]
+        op, _a, _b, c, _score = move
         nums = finder.numbers
         if level == 1:
             utt = say("kissa.hint_cell", cell=narration.cell_name(nums[c].cells[0]), priority=Priority.TEXT, to=seat)
         elif level == 2:
             utt = say("kissa.hint_result", value=str(nums[c].value), op=Msg("kissa.op_times" if op == TIMES else "kissa.op_plus"), priority=Priority.TEXT, to=seat)
         else:
-            eq = equation_msg(op, [nums[x].value for x in (a, b, c)], [nums[x].cells for x in (a, b, c)])
-            utt = say("kissa.hint_move", equation=eq, n=score, priority=Priority.TEXT, to=seat)
+            utt = self._whole_move(finder, move, seat)
         return self._answer(seat, utt)
 
     def _best(self, match: Match[Any, Any], seat: int) -> Intent:
-        state: State = match.state
-        if state.phase != "play":
-            return self._answer(seat, say("kissa.no_hint_now", priority=Priority.TEXT, to=seat))
-        finder = self.game.finder(state.board)
-        best = finder.best(1)
-        if not best:
-            return self._answer(seat, say("kissa.no_move", priority=Priority.TEXT, to=seat))
-        op, a, b, c, score = best[0]
-        nums = finder.numbers
-        eq = equation_msg(op, [nums[x].value for x in (a, b, c)], [nums[x].cells for x in (a, b, c)])
-        return self._answer(seat, say("kissa.hint_move", equation=eq, n=score, priority=Priority.TEXT, to=seat))
+        finder, move, none = self._top(match, seat)
+        if none is not None:
+            return none
+        return self._answer(seat, self._whole_move(finder, move, seat))
 
     def _count(self, match: Match[Any, Any], seat: int) -> Intent:
         state: State = match.state
