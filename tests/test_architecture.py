@@ -30,3 +30,8 @@ def test_ruff_is_clean():
     r = subprocess.run([tool("ruff"), "check", "--output-format", "concise", "companion", "tests", "bench"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:]
+
+
+def test_mypy_is_clean():
+    r = subprocess.run([tool("mypy")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:]

@@ -84,7 +84,7 @@ class Finder:
         self.found: dict[frozenset[tuple[int, int]], Found] = {}
         self.nodes = 0
         self._fit_cache: dict[int, tuple[int, ...]] = {}
-        mine = set()
+        mine: set[int] = set()
         for n in self.hand:
             mine.update(ROTATIONS[n])
         self._mine = mine

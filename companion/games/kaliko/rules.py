@@ -273,8 +273,8 @@ class Kaliko(Game[State, Action]):
         else:
             assert isinstance(action, Play)
             verdict = self.verdict(state, action)
-            for _q, _r, t in action.placements:
-                hands[player].remove(NUMBER[identity(t)])
+            for _q, _r, tile in action.placements:
+                hands[player].remove(NUMBER[identity(tile)])
             board = board + tuple(action.placements)
             scores[player] += verdict.score  # RULES K-18
             passes = 0

@@ -192,7 +192,7 @@ def score_paths(
                 found.append((seq, closed))
     if not found:
         return Verdict(False, NO_SCORING)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seq, closed in found:
         crossings = self_crossings(board, seq, new if crossings_new_tiles_only else None)
         cells = {s[0] for s in seq}
