@@ -119,7 +119,7 @@ def _run(session: Any, speakers: list[Any]) -> None:
     session.start_or_resume()
     repl(session)
     if session.running:  # input closed (Ctrl-D): the journal is already safe on disk
-        session.tell("core.saved_and_quit", None, priority=Priority.IMPORTANT)
+        session.tell("core.goodbye" if session.match.over else "core.saved_and_quit", None, priority=Priority.IMPORTANT)
     for spk in speakers:
         spk.wait(120)
         spk.close()

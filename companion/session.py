@@ -39,6 +39,7 @@ class Heard:
 
     utterances: list[Utterance] = field(default_factory=list)
     repeats: int = 0
+    order: int = 0  # when it was said: `repeat` says the latest of public and private
 
 
 class Session:
@@ -72,6 +73,7 @@ class Session:
         self._log_fh = log.open("a", encoding="utf-8") if log else None
         self._ended_said = False
         self.resumed = False
+        self._said = 0
         self.helper: Callable[[int], Bot] | None = None  # makes a bot to play a move for a human
 
     def start_or_resume(self) -> None:
@@ -98,8 +100,9 @@ class Session:
             self._say(utt, listener)
             by_listener.setdefault(listener, []).append(utt)
         if remember:
+            self._said += 1
             for listener, said in by_listener.items():
-                self.heard[listener] = Heard(said)
+                self.heard[listener] = Heard(said, 0, self._said)
 
     def _say(self, utt: Utterance, listener: int | None, text: str | None = None) -> None:
         text = text if text is not None else self.render(utt, listener)
@@ -190,7 +193,11 @@ class Session:
         out = self.match.outcome()
         if self.journal is not None:
             self.journal.end(list(out.scores), list(out.winners))
-        self.running = False
+        if self.humans:
+            # The players may still ask for the scores or to hear the end again; they leave with "quitte".
+            self.emit([say("core.game_over_hint", Priority.MESSAGE)], remember=False)
+        else:
+            self.running = False
 
     @property
     def humans(self) -> list[int]:
@@ -312,7 +319,7 @@ class Session:
         elif word == "undo":
             self._undo(seat)
         elif word == "quit":
-            self.tell("core.saved_and_quit", None, priority=Priority.IMPORTANT)
+            self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, priority=Priority.IMPORTANT)
             self.running = False
         elif word in ("terse", "normal", "verbose"):
             level = Verbosity[word.upper()]
@@ -360,8 +367,9 @@ class Session:
         self._act(seat, bot.choose(self.match.state))
 
     def _repeat(self, seat: int | None) -> None:
-        heard = self.heard.get(seat) or self.heard.get(None)
-        if heard is None or not heard.utterances:
+        candidates = [h for h in (self.heard.get(seat), self.heard.get(None)) if h is not None and h.utterances]
+        heard = max(candidates, key=lambda h: h.order) if candidates else None
+        if heard is None:
             self.tell("core.nothing_to_repeat", seat)
             return
         heard.repeats += 1

@@ -127,8 +127,14 @@ def test_game_end_and_quit(tmp_path):
     s, lines = make(tmp_path, pile=3)
     s.start()
     s.handle("take 3")
-    assert not s.running and lines[-1] == "game over, Marie wins"
+    assert s.running and lines[-2] == "game over, Marie wins"
+    assert lines[-1] == "The game is over. You can still ask for “status” or “repeat”; “quit” to leave."
     assert read(tmp_path / "g.jsonl").finished
+    s.handle("repeat")  # the end can be heard again
+    assert "game over, Marie wins" in lines[-2:]
+    s.handle("take 1")
+    assert lines[-1] == "[Marie] The game is over. Say “status” for the scores, or “quit”."
+    assert s.handle("quit") is False and lines[-1] == "Goodbye, and thank you for playing!"
     s2, _ = make()
     s2.start()
     assert s2.handle("quit") is False
