@@ -16,8 +16,10 @@ block (plus the device's own buffer, which is discarded).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,31 +107,36 @@ class _Pacer:
         self._clock = time.perf_counter()
 
 
-class Sink:
+class Sink(ABC):
+    """Where audio goes: a sound device, a WAV file, nowhere, or memory (tests)."""
+
     kind = "null"
     realtime = False
 
-    def begin(self, item: Item) -> None:
+    def begin(self, item: Item) -> None:  # noqa: B027 - optional hook
         """An item starts (its earcon or speech follows)."""
 
+    @abstractmethod
     def write(self, block: np.ndarray, sr: int) -> None:
-        raise NotImplementedError
+        """Hand one block of audio to the output (it may wait for the device)."""
 
-    def discard(self) -> None:
+    def discard(self) -> None:  # noqa: B027 - optional hook
         """Drop audio written but not yet heard (an item was cut)."""
 
-    def end(self, item: Item) -> None:
+    def end(self, item: Item) -> None:  # noqa: B027 - optional hook
         """The item is over (said, cut or dropped)."""
 
-    def close(self) -> None:
-        pass
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the output; nothing to do for most sinks."""
 
 
 class NullSink(Sink):
+    """Silence: the audio is dropped (no sound card and no file asked for)."""
+
     kind = "null"
 
     def write(self, block: np.ndarray, sr: int) -> None:
-        pass
+        """Nothing is heard: the block is dropped."""
 
 
 class FileSink(Sink):
@@ -401,10 +408,8 @@ class DeviceSink(Sink):
             since = self._writing_since
             if since is not None and time.monotonic() - since > self.STALL_SECONDS:
                 self.stalled = True
-                try:
+                with contextlib.suppress(Exception):  # it is stuck already
                     self._stream.abort()
-                except Exception:  # noqa: BLE001 - it is stuck already
-                    pass
                 return
 
     def _frame(self, block: np.ndarray) -> np.ndarray:
@@ -434,26 +439,21 @@ class DeviceSink(Sink):
 
     def discard(self) -> None:
         with self._lock:
-            try:
+            with contextlib.suppress(Exception):  # PortAudioError: the next write will tell
                 self._stream.abort()
                 self._stream.start()
-            except Exception:  # noqa: BLE001 - PortAudioError: the next write will tell
-                pass
 
     def close(self) -> None:
         self._closing.set()
         if self._lock.acquire(timeout=1.0):
             try:
-                self._stream.close()
-            except Exception:  # noqa: BLE001 - closing a broken device
-                pass
+                with contextlib.suppress(Exception):  # closing a broken device
+                    self._stream.close()
             finally:
                 self._lock.release()
         else:  # a write is stuck: abort from here, never wait for it
-            try:
+            with contextlib.suppress(Exception):
                 self._stream.abort()
-            except Exception:  # noqa: BLE001
-                pass
 
 
 def _reason(exc: BaseException, device: Any) -> str:
@@ -600,10 +600,8 @@ class Player:
             threading.Thread(target=self._stop_engine, name="engine-stop", daemon=True).start()
 
     def _stop_engine(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a failing stop must not stop the program
             self.engine.stop()
-        except Exception:  # noqa: BLE001 - a failing stop must not stop the program
-            pass
 
     def _finish(self, item: Item, dropped: bool = False) -> None:
         item.dropped = item.dropped or dropped
@@ -636,10 +634,8 @@ class Player:
     def _replace_sink(self, exc: BaseException) -> None:
         old = self.sink
         self.sink = self.on_sink_error(old, exc) if self.on_sink_error is not None else NullSink()
-        try:
+        with contextlib.suppress(Exception):  # it is broken already
             old.close()
-        except Exception:  # noqa: BLE001 - it is broken already
-            pass
 
     def _to_sink(self, block: np.ndarray, sr: int) -> None:
         try:

@@ -20,6 +20,7 @@ numpy is imported inside the functions that need it: the command line must start
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -52,7 +53,8 @@ class UnavailableEngine(Exception):
 
 
 class SpeechError(Exception):
-    """Synthesis failed for one utterance (bad voice, engine crashed)."""
+    """Synthesis failed for one utterance (bad voice, engine crashed), or an engine was asked
+    for what it does not do (audio from an engine that speaks by itself, or the reverse)."""
 
 
 def clamp_rate(rate: int) -> int:
@@ -107,7 +109,7 @@ class SpeechEngine:
         volume: float = 1.0,
     ) -> Iterator[tuple[np.ndarray, int]]:
         """Chunks of the utterance as they are made. Closing the iterator stops synthesis."""
-        raise NotImplementedError(f"{self.name} does not produce audio")
+        raise SpeechError(f"{self.name} does not produce audio: it speaks by itself (speak)")
 
     def speak(
         self,
@@ -124,7 +126,7 @@ class SpeechEngine:
 
         `done` is called once the utterance has been said or stopped, when the engine can tell.
         """
-        raise NotImplementedError(f"{self.name} plays through the companion's audio output")
+        raise SpeechError(f"{self.name} produces audio for the companion's output (stream, synth)")
 
     def stop(self) -> None:
         """Stop what the engine is saying by itself (no-op for engines that produce audio)."""
@@ -169,11 +171,9 @@ class _EspeakStream:
     def _feed(self, data: bytes) -> None:
         stdin = self.proc.stdin
         assert stdin is not None
-        try:
+        with contextlib.suppress(BrokenPipeError, ValueError, OSError):  # the process was killed (a cut)
             stdin.write(data)
             stdin.close()
-        except (BrokenPipeError, ValueError, OSError):  # the process was killed (a cut)
-            pass
 
     def __iter__(self) -> _EspeakStream:
         return self
@@ -237,16 +237,12 @@ def _spawn(argv: list[str]) -> subprocess.Popen[bytes]:
 def _reap(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         proc.kill()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):  # pragma: no cover
         proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:  # pragma: no cover
-        pass
     for fh in (proc.stdin, proc.stdout, proc.stderr):
         if fh is not None and not fh.closed:
-            try:
+            with contextlib.suppress(OSError):
                 fh.close()
-            except OSError:
-                pass
 
 
 class EspeakNgEngine(SpeechEngine):
@@ -727,10 +723,8 @@ class SpeechDispatcherEngine(SpeechEngine):
         self._do(call)
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(SpeechError):
             self._do(lambda: self._client.cancel(), timeout=1.0)
-        except SpeechError:
-            pass
 
     def voices(self, lang: str | None = None) -> list[str]:
         try:
@@ -740,10 +734,8 @@ class SpeechDispatcherEngine(SpeechEngine):
         return [str(v[0]) for v in found if lang is None or str(v[1]).split("-")[0] == lang]
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(SpeechError):
             self._do(lambda: self._client.close(), timeout=1.0)
-        except SpeechError:
-            pass
         self._jobs.put(None)
 
 
