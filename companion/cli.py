@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -95,11 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv and not argv[0].startswith("-") and argv[0] not in ("games", "play", "resume", "demo"):
         from companion.core import UnknownGame, find
 
-        try:
+        entry = None
+        with contextlib.suppress(UnknownGame):  # not a game: argparse says what is known
             entry = find(argv[0])
-        except UnknownGame:
-            pass
-        else:
+        if entry is not None:
             import importlib
 
             cli = importlib.import_module(f"{entry.package}.cli")

@@ -24,7 +24,7 @@ _CONTEXTS = {Verbosity.TERSE: "terse", Verbosity.NORMAL: None, Verbosity.VERBOSE
 
 
 class MissingMessage(KeyError):
-    pass
+    """A message id with no entry (or no translation) in the listener's catalog."""
 
 
 @dataclass

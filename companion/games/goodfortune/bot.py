@@ -188,7 +188,7 @@ class GreedyBot(Bot):
 
 
 class _OutOfBudget(Exception):
-    pass
+    """The search used its node budget: the deepest finished iteration decides."""
 
 
 class SearchBot(Bot):

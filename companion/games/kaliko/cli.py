@@ -21,7 +21,7 @@ OPTION_FLAGS = ("crossings_new_tiles_only", "double_main_only")
 
 
 class PositionError(ValueError):
-    pass
+    """A position file that cannot be read: said with what is wrong, exit status 2."""
 
 
 def _placements(items: Any, what: str) -> list[tuple[int, int]]:
