@@ -358,7 +358,10 @@ class Session:
 
     def _autoplay(self, seat: int | None) -> None:
         """The game's default bot plays this one move for the player (learning, tiredness)."""
-        if seat is None or self.match.over or self.match.current != seat or self.helper is None:
+        if self.match.over:
+            self.emit(self.refusal(IllegalAction("game_over"), seat if seat is not None else 0))
+            return
+        if seat is None or self.match.current != seat or self.helper is None:
             self.tell("core.cannot_autoplay", seat, priority=Priority.IMPORTANT)
             return
         bot = self.helper(seat)
@@ -384,7 +387,8 @@ class Session:
         """Take back the last human move (and the bots' moves after it)."""
         m = self.match
         humans = set(self.humans)
-        if not any(step.seat in humans for step in m.history) or not self.ui.undoable(self.match):
+        # Once the game has ended (and its end is in the journal) nothing is taken back.
+        if m.over or not any(step.seat in humans for step in m.history) or not self.ui.undoable(self.match):
             self.tell("core.cannot_undo", seat, priority=Priority.IMPORTANT)
             return
         while m.history:

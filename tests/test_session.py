@@ -134,6 +134,10 @@ def test_game_end_and_quit(tmp_path):
     assert "game over, Marie wins" in lines[-2:]
     s.handle("take 1")
     assert lines[-1] == "[Marie] The game is over. Say “status” for the scores, or “quit”."
+    s.handle("undo")  # the end is final: nothing is taken back
+    assert lines[-1] == "[Marie] Nothing to undo: no human move can be taken back now." and s.match.over
+    s.handle("play for me")
+    assert lines[-1] == "[Marie] The game is over. Say “status” for the scores, or “quit”."
     assert s.handle("quit") is False and lines[-1] == "Goodbye, and thank you for playing!"
     s2, _ = make()
     s2.start()
