@@ -24,8 +24,17 @@ from companion.core import Event, Game, IllegalAction, Match
 from companion.narration import Msg, Priority, Utterance, say
 
 
+@dataclass
 class Intent:
-    """What a line of input means, as the game's command parser understood it."""
+    """What a line of input means, as the game's command parser understood it.
+
+    `command` names what was understood, for the input log and for `companion phrases`:
+    a shared word's name (``"repeat"``), a game query's name (``"board"``, ``"hand"``), or
+    for an action `action_command(game, action)`. Acts and Confirms may leave it None:
+    it is then derived from their action.
+    """
+
+    command: str | None = field(default=None, kw_only=True)
 
 
 @dataclass
@@ -120,6 +129,13 @@ class GameUI(ABC):
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
         """The audio-rules chapter about what is happening now (for `règle`/`rule`)."""
         return None
+
+
+def action_command(game: Game[Any, Any], action: Any) -> str:
+    """The canonical name of an action: ``action:`` and its compact, key-sorted JSON (RULES §7)."""
+    import json
+
+    return "action:" + json.dumps(game.action_to_json(action), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _plain(detail: dict[str, Any]) -> dict[str, Any]:

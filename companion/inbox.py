@@ -1,0 +1,86 @@
+"""The one inbox: every input is a value put on one queue, drained by one consumer.
+
+Keyboard, token readers, voice, web pages and a second terminal only *post* values here;
+the table loop takes them one at a time and hands each to the session core. Any number of
+inputs are therefore safe together by construction: nothing but the loop touches the match.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of words: typed, heard by the recogniser, sent from a seat's page or terminal.
+
+    `seat` is the seat it speaks for when the source knows it (a page bound to Anne, a
+    reader bound to a seat, a microphone per seat), else None: the session works it out
+    (`Paul: ...`, the player to move). `confidence` is the recogniser's, for voice only.
+    """
+
+    text: str
+    seat: int | None = None
+    source: str = "keyboard"
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class Device:
+    """Something a device reported (a token placed on a reader, a button pressed, a reader
+    plugged in or lost, a page or terminal claiming or leaving a seat)."""
+
+    event: Any
+    source: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A timer tick: lets the loop notice time passing (the « je réfléchis » earcon)."""
+
+    now: float
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's chosen action, posted back by the worker that searched for it.
+
+    `ply` is the length of the match's history when the search started: a move for a
+    state that has since changed (an undo, a resume) is stale and dropped.
+    """
+
+    seat: int
+    action: Any
+    ply: int
+
+
+@dataclass(frozen=True)
+class Closed:
+    """An input closed (end of standard input, a page gone for good)."""
+
+    source: str
+
+
+Input = Line | Device | Tick | BotMove | Closed
+
+
+@dataclass
+class Inbox:
+    """A thread-safe FIFO of inputs. Producers `post`; the table loop alone `get`s."""
+
+    _q: queue.Queue[Input] = field(default_factory=queue.Queue)
+
+    def post(self, item: Input) -> None:
+        self._q.put(item)
+
+    def get(self, timeout: float | None = None) -> Input | None:
+        """The next input, or None when `timeout` passed with nothing posted."""
+        try:
+            return self._q.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def empty(self) -> bool:
+        return self._q.empty()
