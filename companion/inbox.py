@@ -63,6 +63,24 @@ class Closed:
     source: str
 
 
+@dataclass(frozen=True)
+class SeatClaimed:
+    """A `Device` event: a channel (a seat's page, a second terminal, a private speaker)
+    now belongs to `seat`. Posted as `Device(SeatClaimed(seat, channel), source)`; the table
+    attaches the channel in the loop's thread (see `companion.session.table.Channel`)."""
+
+    seat: int
+    channel: Any = field(compare=False)
+
+
+@dataclass(frozen=True)
+class SeatReleased:
+    """A `Device` event: the channel left its seat (a page closed, a terminal gone)."""
+
+    seat: int
+    channel: Any = field(compare=False)
+
+
 Input = Line | Device | Tick | BotMove | Closed
 
 

@@ -114,12 +114,21 @@ def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game
 
 
 def _run(session: Any, speakers: list[Any]) -> None:
-    from companion.adapters.keyboard import repl
+    """The table loop: the keyboard posts to the inbox in its own thread, bots search in a
+    worker, and this thread alone applies inputs, until quit or the end of input."""
+    import threading
 
-    session.start_or_resume()
-    repl(session)
-    if session.running:  # input closed (Ctrl-D): the journal is already safe on disk
-        session.tell("core.goodbye" if session.match.over else "core.saved_and_quit", None, priority=Priority.IMPORTANT)
+    from companion.adapters.keyboard import pump
+    from companion.inbox import Inbox
+    from companion.session import TableLoop
+
+    inbox = Inbox()
+    loop = TableLoop(session.core, session.table, inbox, worker=True)
+    loop.start()
+    if session.running and session.core.humans:
+        threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
+    loop.run()
+    session.table.close()
     for spk in speakers:
         spk.wait(120)
         spk.close()
@@ -165,12 +174,14 @@ def play(args: argparse.Namespace) -> int:
 
 def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
                  seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str) -> Any:
+    from companion.audiorules.ingame import chapter_utterances
     from companion.session import Session
 
     match: Match[Any, Any] = Match(game, names, seed)
     seats = _seats(names, kinds, bots, game, seed, private)
+    # Private lines are never said aloud to a table of several players without channels.
     session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
-                      journal=journal, log=args.log)
+                      journal=journal, log=args.log, rule_reader=chapter_utterances, private_policy="withhold")
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
     return session

@@ -1,38 +1,32 @@
-"""The keyboard: a line-oriented loop, no screen drawing, no prompt characters to read out.
+"""The keyboard: a line-oriented input, no screen drawing, no prompt characters to read out.
 
-Each line typed goes to the session; end of input (Ctrl-D) saves and stops, as `quitte` does.
+It only posts: each typed line becomes `Line(text, source="keyboard")` in the table's inbox,
+and the end of input (Ctrl-D) `Closed("keyboard")`, which saves and stops as `quitte` does.
+It runs in its own thread; the table loop alone acts on what it posts.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import Protocol, TextIO
+from typing import TextIO
 
-
-class Session(Protocol):
-    """The part of companion.session.Session an input needs (adapters never import it)."""
-
-    running: bool
-
-    def handle(self, line: str, seat: int | None = None) -> bool: ...
+from companion.inbox import Closed, Inbox, Line
 
 
 def lines(stream: TextIO) -> Iterable[str]:
     while True:
         try:
             line = stream.readline()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, ValueError):  # Ctrl-C, or the stream closed under us
             return
         if not line:
             return
         yield line.rstrip("\n")
 
 
-def repl(session: Session, stream: TextIO | None = None) -> None:
-    """Feed every typed line to the session until it ends or the input closes."""
-    if not session.running:
-        return
+def pump(inbox: Inbox, stream: TextIO | None = None, source: str = "keyboard") -> None:
+    """Post every typed line to the inbox, then `Closed(source)` at the end of input."""
     for line in lines(stream or sys.stdin):
-        if not session.handle(line):
-            return
+        inbox.post(Line(line, source=source))
+    inbox.post(Closed(source))

@@ -1,0 +1,596 @@
+"""The session core: the one authoritative place where inputs change the match. No I/O.
+
+`SessionCore.handle(input) -> list[Output]` takes one input from the inbox (a `Line` typed,
+heard or sent from a page; a `Device` event; a `Tick`; a bot's `BotMove`; a `Closed`
+input) and returns what to do as data (`companion.session.outputs`): say this to this
+listener, append this journal record, write this log line, start this bot's search, cut
+this listener's speech. It prints nothing, speaks nothing, writes nothing, reads no clock
+and starts no thread, so tests assert its outputs directly and any number of inputs are
+safe together: the table loop alone calls it, one input at a time.
+
+What it needs from outside is passed in: the game's UI, the match, the seats, a reader of
+the audio rules' chapters (`rule_reader`), a maker of a helper bot (`helper`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.commands import global_command
+from companion.core import Bot, Event, IllegalAction, Match, fold
+from companion.games.base import (
+    Act,
+    Answer,
+    Ask,
+    Confirm,
+    GameUI,
+    Intent,
+    Refuse,
+    Seq,
+    action_command,
+)
+from companion.inbox import BotMove, Closed, Device, Input, Line, SeatClaimed, SeatReleased, Tick
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
+
+from .outputs import (
+    Attach,
+    Cue,
+    Detach,
+    Ended,
+    InputTaken,
+    Interrupt,
+    JournalAction,
+    JournalEnd,
+    JournalUndo,
+    Output,
+    Record,
+    Say,
+    Stop,
+    Think,
+    Tune,
+)
+
+# Shared words that leave a pending question or read-back open.
+KEEPS_PENDING = frozenset({"repeat", "help", "status", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
+# What is answered at once while a bot searches; any other line waits for the bot's move.
+WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
+# Shared words that answer a question (the rest act on the session: outcome "shared").
+ANSWERS = frozenset({"help", "status", "history", "rule"})
+THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
+THINK_EARCON = "move"  # a soft tick; the earcon set has no dedicated "thinking" sound yet
+CONFIDENCE_THRESHOLD = 0.6
+
+RuleReader = Callable[[str, str, str], list[Utterance]]  # (game, chapter id, lang) -> utterances
+
+
+@dataclass
+class Seat:
+    name: str
+    bot: Bot | None = None
+    lang: str | None = None  # None: the table's language
+    verbosity: Verbosity | None = None  # None: the table's verbosity
+    speaker: Any = None  # a private speaker given by --private (the table makes it a channel)
+
+
+@dataclass
+class Heard:
+    """What one listener heard last, for `repeat` (and spelling on a second repeat)."""
+
+    says: list[tuple[Utterance, bool]] = field(default_factory=list)  # (utterance, private)
+    repeats: int = 0
+    order: int = 0  # when it was said: `repeat` says the latest of public and private
+
+
+class SessionCore:
+    """One game at one table. `start()` then `handle(input)` for each input; both return
+    outputs. `running` turns False on quit, end of input, or the end of a bots-only game.
+
+    `private_policy` says where a private line goes when its player has no channel of
+    their own and is not the only human: "withhold" (not said; the table is told once how
+    to give each player a channel) or "table" (said aloud, marked with the player's name: a
+    hot-seat game where everyone agreed to hear everything, and the typed-game tests).
+    """
+
+    def __init__(
+        self,
+        game_name: str,
+        ui: GameUI,
+        match: Match[Any, Any],
+        seats: list[Seat],
+        *,
+        lang: str = "fr",
+        verbosity: Verbosity = Verbosity.NORMAL,
+        rule_reader: RuleReader | None = None,
+        helper: Callable[[int], Bot] | None = None,
+        private_policy: str = "withhold",
+        confidence_threshold: float = CONFIDENCE_THRESHOLD,
+    ) -> None:
+        if private_policy not in ("withhold", "table"):
+            raise ValueError(f"private_policy must be 'withhold' or 'table', not {private_policy!r}")
+        self.game_name = game_name
+        self.ui = ui
+        self.match = match
+        self.seats = seats
+        self.lang = lang
+        self.verbosity = verbosity
+        self.rule_reader = rule_reader
+        self.helper = helper  # makes a bot to play one move for a human ("joue pour moi")
+        self.private_policy = private_policy
+        self.confidence_threshold = confidence_threshold
+        self.running = True
+        self.resumed = False
+        self.heard: dict[int | None, Heard] = {}
+        self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
+        self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
+        self.thinking: Think | None = None  # the bot search under way
+        self._think_since: float | None = None
+        self._cued = False
+        self.deferred: deque[Input] = deque()  # lines that wait for the bot's move
+        self._ended_said = False
+        self._said = 0
+        self._out: list[Output] = []
+        self._taken: tuple[str, str | None] | None = None  # (outcome, command) of the line in hand
+
+    # ------------------------------------------------------------------ entry points
+    def start(self) -> list[Output]:
+        """Say the set-up (or where a resumed game stands), then let bots play until a human is due."""
+        self._out = []
+        if self.resumed:
+            self.tell("core.resumed", None, Priority.IMPORTANT, n=len(self.match.history))
+            for seat in self.seats:
+                if seat.bot is not None:
+                    seat.bot.observe([e for e in self.match.events() if e.visible_to(seat.bot.seat)])
+            self.emit(self.ui.status(self.match, None))
+        else:
+            self._out.append(Record(tuple(self.match.setup_events)))
+            self._narrate(self.match.setup_events)
+        if self._shares_secrets():
+            self.emit([say("core.private_advice", Priority.MESSAGE)], remember=False)
+        self.advance()
+        return self._flush()
+
+    def handle(self, item: Input) -> list[Output]:
+        """One input; the outputs it causes, in order."""
+        self._out = []
+        if isinstance(item, Line):
+            self._line(item)
+        elif isinstance(item, BotMove):
+            self._bot_move(item)
+        elif isinstance(item, Tick):
+            self._tick(item.now)
+        elif isinstance(item, Device):
+            self._device(item)
+        elif isinstance(item, Closed):
+            self._closed(item)
+        return self._flush()
+
+    def say_now(self, utts: list[Utterance], remember: bool = True) -> list[Output]:
+        """Outputs saying these utterances (the speakers' descriptions, the journal's path)."""
+        self._out = []
+        self.emit(utts, remember=remember)
+        return self._flush()
+
+    def _flush(self) -> list[Output]:
+        out, self._out = self._out, []
+        return out
+
+    # ------------------------------------------------------------------ who hears what
+    def _lang(self, seat: int | None) -> str:
+        return (self.seats[seat].lang if seat is not None else None) or self.lang
+
+    def _verb(self, seat: int | None) -> Verbosity:
+        v = self.seats[seat].verbosity if seat is not None else None
+        return self.verbosity if v is None else v
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.bot is None]
+
+    def hears_privately(self, seat: int) -> bool:
+        """Whether a private line for `seat` may be said: on its own channel, or aloud when
+        it is the only human (or the table shares everything)."""
+        return self.channels.get(seat, 0) > 0 or self.private_policy == "table" or self.humans == [seat]
+
+    def _shares_secrets(self) -> bool:
+        """Several humans, some without a channel, in a game with hidden holdings."""
+        if self.private_policy == "table":
+            return False
+        lacking = [s for s in self.humans if not self.hears_privately(s)]
+        if not lacking:
+            return False
+        state = self.match.state
+        return any(self.match.game.hidden_holdings(state, s) for s in range(len(self.seats)))
+
+    def emit(self, utts: list[Utterance], *, remember: bool = True, private: bool = False, advise: bool = False) -> None:
+        """Say each utterance to the listener it is meant for.
+
+        `private`: utterances addressed to a seat are that player's secrets (a private
+        event's narration, an answer about their own holdings), routed by `hears_privately`.
+        `advise`: withheld ones are replaced, once, by how to get a private channel (the
+        answer to « mon plateau »); withheld narration is simply not said."""
+        by_listener: dict[int | None, list[tuple[Utterance, bool]]] = {}
+        advised = False
+        for utt in utts:
+            listener = utt.to
+            if listener is not None and self.seats[listener].bot is not None:
+                continue  # bots read the state; nobody needs to hear their private lines
+            secret = private and listener is not None
+            if secret and listener is not None and not self.hears_privately(listener):
+                if advise and not advised:  # a question of theirs: say why there is no answer
+                    advised = True
+                    self._say(say("core.private_needs_channel", Priority.TEXT, None, listener), False)
+                continue
+            self._say(utt, secret)
+            by_listener.setdefault(listener, []).append((utt, secret))
+        if remember and by_listener:
+            self._said += 1
+            for listener, said in by_listener.items():
+                self.heard[listener] = Heard(said, 0, self._said)
+
+    def _say(self, utt: Utterance, private: bool, spell: bool = False) -> None:
+        self._out.append(Say(utt.to, utt, private, self._lang(utt.to), self._verb(utt.to), spell))
+
+    def tell(self, msg_id: str, seat: int | None = None, priority: Priority = Priority.TEXT, **params: Any) -> None:
+        self.emit([say(msg_id, priority=priority, to=seat, **params)])
+
+    # ------------------------------------------------------------------ the game moving on
+    def _narrate(self, events: list[Event]) -> None:
+        utts: list[Utterance] = []
+        for ev in events:
+            utts.extend(self.ui.narrate(ev, self.match))
+        self.emit(utts, private=True)
+        for bot_seat in self.seats:
+            if bot_seat.bot is not None:
+                bot_seat.bot.observe([e for e in events if e.visible_to(bot_seat.bot.seat)])
+
+    def _played(self, seat: int, action: Any, events: list[Event]) -> None:
+        self._out.append(JournalAction(seat, self.match.game.action_to_json(action)))
+        self._out.append(Record(tuple(events)))
+        self._narrate(events)
+
+    def advance(self) -> None:
+        """A bot due to play starts its search; else the human to play is prompted, or the game ends."""
+        if self.match.over:
+            self._finish()
+            return
+        seat = self.match.current
+        assert seat is not None
+        bot = self.seats[seat].bot
+        if bot is None:
+            self.emit(self.ui.turn_prompt(self.match, seat))
+            return
+        self._think(Think(seat, len(self.match.history), bot, self.match.state))
+
+    def _think(self, think: Think) -> None:
+        self.thinking = think
+        self._think_since = None
+        self._cued = False
+        self._out.append(think)
+
+    def _bot_move(self, move: BotMove) -> None:
+        think = self.thinking
+        if think is None or move.ply != len(self.match.history) or move.seat != think.seat or move.ply != think.ply:
+            return  # stale: the state changed since the search began
+        self.thinking = None
+        if think.autoplay:
+            self._act(move.seat, move.action)
+        else:
+            events = self.match.play(move.seat, move.action)  # a bot's choice is legal by contract
+            self._played(move.seat, move.action, events)
+            self.advance()
+        self._drain()
+
+    def _drain(self) -> None:
+        """Lines that came while the bot searched, in their order, until a new search starts."""
+        while self.deferred and self.thinking is None and self.running:
+            item = self.deferred.popleft()
+            if isinstance(item, Line):
+                self._line(item)
+            elif isinstance(item, Closed):
+                self._closed(item)
+
+    def _tick(self, now: float) -> None:
+        if self.thinking is None or self._cued:
+            return
+        if self._think_since is None:
+            self._think_since = now
+        elif now - self._think_since >= THINK_CUE_SECONDS and self.humans:
+            self._cued = True
+            self._out.append(Cue(None, THINK_EARCON))
+
+    def _finish(self) -> None:
+        if self._ended_said:
+            return
+        self._ended_said = True
+        out = self.match.outcome()
+        self._out.append(JournalEnd(tuple(out.scores), tuple(out.winners)))
+        self._out.append(Ended(tuple(out.scores), tuple(out.winners)))
+        if self.humans:
+            # The players may still ask for the scores or to hear the end again; they leave with "quitte".
+            self.emit([say("core.game_over_hint", Priority.MESSAGE)], remember=False)
+        else:
+            self._stop()
+
+    def _stop(self) -> None:
+        self.running = False
+        self._out.append(Stop())
+
+    # ------------------------------------------------------------------ devices, end of input
+    def _device(self, item: Device) -> None:
+        ev = item.event
+        if isinstance(ev, SeatClaimed) and 0 <= ev.seat < len(self.seats):
+            self.channels[ev.seat] = self.channels.get(ev.seat, 0) + 1
+            self._out.append(Attach(ev.seat, ev.channel))
+        elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
+            self.channels[ev.seat] -= 1
+            self._out.append(Detach(ev.seat, ev.channel))
+
+    def _closed(self, item: Closed) -> None:
+        if item.source != "keyboard" or not self.running or not self.humans:
+            return
+        if self.thinking is not None:
+            self.deferred.append(item)
+            return
+        # Input closed (Ctrl-D): the journal is already safe on disk.
+        self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
+        self._stop()
+
+    # ------------------------------------------------------------------ a line of words
+    def seat_of(self, line: str) -> tuple[int | None, str]:
+        """`Bob: mon plateau` is Bob speaking; otherwise the player to move (or the only human)."""
+        head, sep, rest = line.partition(":")
+        if sep:
+            for i, s in enumerate(self.seats):
+                if fold(s.name) == fold(head) and s.bot is None:
+                    return i, rest.strip()
+        current = self.match.current
+        if current is not None and self.seats[current].bot is None:
+            return current, line
+        humans = self.humans
+        return (humans[0] if humans else None), line
+
+    def _line(self, item: Line) -> None:
+        text = item.text.strip()
+        seat, text = (item.seat, text) if item.seat is not None else self.seat_of(text)
+        if self.thinking is not None and global_command(text) not in WHILE_THINKING:
+            self.deferred.append(item)  # taken after the bot's move, in order (its seat then too)
+            return
+        self._out.append(Interrupt(None))  # new input cuts speech of text priority
+        if seat is not None and self.channels.get(seat, 0):
+            self._out.append(Interrupt(seat))
+        if not text:
+            return
+        self._taken = None
+        self._take_line(text, seat, item.confidence)
+        outcome, command = self._taken or ("not_understood", None)
+        self._out.append(InputTaken(item.source, seat, item.text, outcome, command))
+
+    def _taking(self, outcome: str, command: str | None) -> None:
+        if self._taken is None:
+            self._taken = (outcome, command)
+
+    def _take_line(self, line: str, seat: int | None, confidence: float | None) -> None:
+        word = global_command(line)
+        pending = self.pending.pop(seat, None) if seat is not None else None
+        if pending is not None and seat is not None:
+            if word in KEEPS_PENDING:  # "repeat" or "help" keeps the question open
+                self.pending[seat] = pending
+                self._global(word, seat)
+                return
+            if isinstance(pending, Confirm):
+                if word == "yes":
+                    self._act(seat, pending.action)
+                    return
+                if word == "no":
+                    self._taking("shared", "no")
+                    self.tell("core.cancelled", seat)
+                    return
+            elif isinstance(pending, Ask):
+                resolved = pending.resolve(line)
+                if resolved is not None:
+                    self._intent(seat, resolved, line, confidence)
+                    return
+        if word is not None and word not in ("yes", "no"):
+            self._global(word, seat)
+            return
+        if word in ("yes", "no") and pending is None:
+            if seat is None or self.ui.parse(line, self.match, seat) is None:
+                self._taking("refuse", word)
+                self.tell("core.nothing_to_confirm", seat)
+                return
+        if seat is None:
+            self._taking("refuse", None)
+            self.tell("core.no_player", None)
+            return
+        intent = self.ui.parse(line, self.match, seat)
+        if intent is None:
+            self._taking("not_understood", None)
+            self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))
+            self.emit(self.ui.help(self.match, seat))
+            return
+        self._intent(seat, intent, line, confidence)
+
+    def _command(self, intent: Intent) -> str | None:
+        if intent.command is not None:
+            return intent.command
+        if isinstance(intent, (Act, Confirm)):
+            return action_command(self.match.game, intent.action)
+        return None
+
+    def _intent(self, seat: int, intent: Intent, line: str = "", confidence: float | None = None) -> None:
+        if isinstance(intent, Seq):
+            for item in intent.items:
+                self._intent(seat, item, line, confidence)
+        elif isinstance(intent, Act):
+            if confidence is not None and confidence < self.confidence_threshold:
+                # A voice line heard with little confidence is read back before it changes anything.
+                question = say("core.you_said", Priority.TEXT, "question", seat, text=Raw(line))
+                self._intent(seat, Confirm(intent.action, question, command=intent.command), line)
+                return
+            self._act(seat, intent.action, self._command(intent))
+        elif isinstance(intent, Confirm):
+            self._taking("confirm", self._command(intent))
+            self.pending[seat] = intent
+            self.emit([intent.question])
+        elif isinstance(intent, Ask):
+            self._taking("ask", intent.command)
+            self.pending[seat] = intent
+            self.emit([intent.question])
+        elif isinstance(intent, Answer):
+            self._taking("answer", intent.command)
+            self.emit(intent.utterances, private=True, advise=True)
+        elif isinstance(intent, Refuse):
+            self._taking("refuse", intent.command)
+            self.emit(intent.utterances)
+
+    def _act(self, seat: int, action: Any, command: str | None = None) -> None:
+        command = command or action_command(self.match.game, action)
+        try:
+            events = self.match.play(seat, action)
+        except IllegalAction as exc:
+            self._taking("refuse", command)
+            self.emit(self.refusal(exc, seat))
+            return
+        self._taking("act", command)
+        self._played(seat, action, events)
+        self.advance()
+
+    def refusal(self, exc: IllegalAction, seat: int) -> list[Utterance]:
+        """Why it was refused and what is possible; the state is unchanged."""
+        if exc.code == "game_over":
+            return [say("core.refused.game_over", Priority.IMPORTANT, "error", seat)]
+        if exc.code == "not_your_turn":
+            current = self.match.current
+            name = self.seats[current].name if current is not None else ""
+            return [say("core.refused.not_your_turn", Priority.IMPORTANT, "error", seat, player=Raw(name))]
+        utts = self.ui.refusal(exc, self.match, seat)
+        cat = catalog(self._lang(seat))
+        known = [u for u in utts if all(not isinstance(p, Msg) or cat.has(p.id) for p in u.parts)]
+        if not known:
+            known = [say("core.refused.other", Priority.IMPORTANT, "error", seat, code=exc.code)]
+        return known
+
+    # ------------------------------------------------------------------ shared words
+    def _global(self, word: str, seat: int | None) -> None:
+        self._taking("answer" if word in ANSWERS else "shared", word)
+        if word == "help":
+            self.emit([say("core.help_global", Priority.TEXT, to=seat)] + self.ui.help(self.match, seat))
+        elif word == "repeat":
+            self._repeat(seat)
+        elif word == "status":
+            self.emit(self.ui.status(self.match, seat))
+        elif word == "undo":
+            self._undo(seat)
+        elif word == "quit":
+            self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
+            self._stop()
+        elif word in ("terse", "normal", "verbose"):
+            level = Verbosity[word.upper()]
+            if seat is None:
+                self.verbosity = level
+            else:
+                self.seats[seat].verbosity = level
+            self.tell(f"core.verbosity.{word}", seat)
+        elif word in ("faster", "slower", "louder", "quieter"):
+            self._out.append(Tune(seat, word, self._lang(seat), self._verb(seat)))
+        elif word == "history":
+            self._history(seat)
+        elif word == "rule":
+            self._rule(seat)
+        elif word == "autoplay":
+            self._autoplay(seat)
+        elif word in ("french", "english"):
+            lang = "fr" if word == "french" else "en"
+            if seat is None:
+                self.lang = lang
+            else:
+                self.seats[seat].lang = lang
+            self.tell("core.language_set", seat)
+
+    def _refuse(self, word: str) -> None:
+        self._taken = ("refuse", word)
+
+    def _rule(self, seat: int | None) -> None:
+        """The audio rules' chapter about what is happening now, read to whoever asked."""
+        chapter = self.ui.rule_chapter(self.match) or "turn"
+        utts = self.rule_reader(self.game_name, chapter, self._lang(seat)) if self.rule_reader else []
+        if not utts:
+            self.tell("core.rule_hint", seat, game=self.game_name, chapter=chapter)
+            return
+        self.emit([Utterance(u.parts, Priority.TEXT, u.earcon, seat) for u in utts])
+
+    def _autoplay(self, seat: int | None) -> None:
+        """The game's default bot plays this one move for the player (learning, tiredness)."""
+        if self.match.over:
+            self._refuse("autoplay")
+            self.emit(self.refusal(IllegalAction("game_over"), seat if seat is not None else 0))
+            return
+        if seat is None or self.match.current != seat or self.helper is None:
+            self._refuse("autoplay")
+            self.tell("core.cannot_autoplay", seat, Priority.IMPORTANT)
+            return
+        self._taken = ("act", "autoplay")
+        bot = self.helper(seat)
+        bot.observe([e for e in self.match.events() if e.visible_to(seat)])
+        self.tell("core.autoplay", seat)
+        self._think(Think(seat, len(self.match.history), bot, self.match.state, autoplay=True))
+
+    def _repeat(self, seat: int | None) -> None:
+        candidates = [h for h in (self.heard.get(seat), self.heard.get(None)) if h is not None and h.says]
+        heard = max(candidates, key=lambda h: h.order) if candidates else None
+        if heard is None:
+            self.tell("core.nothing_to_repeat", seat)
+            return
+        heard.repeats += 1
+        for utt, private in heard.says:
+            # said twice already: spell it
+            self._say(Utterance(utt.parts, Priority.TEXT, None, utt.to), private, spell=heard.repeats >= 2)
+
+    def _undo(self, seat: int | None) -> None:
+        """Take back the speaker's own last move (and the bots' moves after it)."""
+        m = self.match
+        humans = set(self.humans)
+        last = next((step for step in reversed(m.history) if step.seat in humans), None)
+        # Once the game has ended (and its end is in the journal) nothing is taken back.
+        if m.over or last is None or not self.ui.undoable(self.match):
+            self._refuse("undo")
+            self.tell("core.cannot_undo", seat, Priority.IMPORTANT)
+            return
+        if seat is not None and last.seat != seat:
+            # At a shared keyboard « Paul: annule » must not take back Marie's move.
+            self._refuse("undo")
+            self.tell("core.cannot_undo_other", seat, Priority.IMPORTANT, player=Raw(self.seats[last.seat].name))
+            return
+        while m.history:
+            step = m.undo()
+            self._out.append(JournalUndo())
+            if step.seat in humans:
+                break
+        self._out.append(Record((Event("undone", {"seat": step.seat}),)))
+        self.tell("core.undone", None, Priority.MESSAGE, player=Raw(self.seats[step.seat].name))
+        self.advance()
+
+    def _history(self, seat: int | None) -> None:
+        """The public events since this player last acted (what happened while I was away)."""
+        if not self.ui.history_allowed(self.match):
+            self.tell("core.history_not_allowed", seat)
+            return
+        steps = self.match.history
+        start = 0
+        for i in range(len(steps) - 1, -1, -1):
+            if seat is not None and steps[i].seat == seat:
+                start = i + 1
+                break
+        utts: list[Utterance] = []
+        mine = seat is not None and self.hears_privately(seat)
+        for step in steps[start:]:
+            for ev in step.events:
+                if ev.visible_to(seat):
+                    utts.extend(u for u in self.ui.narrate(ev, self.match) if u.to is None or (mine and u.to == seat))
+        if not utts:
+            self.tell("core.history_empty", seat)
+            return
+        self.emit([Utterance(u.parts, Priority.TEXT, None, seat) for u in utts])

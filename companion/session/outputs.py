@@ -1,0 +1,159 @@
+"""What the session core asks the table to do: outputs as plain data (h11's shape).
+
+The core (`companion.session.core.SessionCore`) takes one input and returns a list of these;
+it never prints, speaks, writes a file or reads a clock. The table
+(`companion.session.table.Table`) carries them out, in order: it renders a `Say` in its
+listener's language and verbosity, prints it, speaks it on the right channels, appends the
+journal records, writes the `--log` lines. The loop (`companion.session.loop.TableLoop`)
+starts a bot's search on `Think` and posts the chosen action back to the inbox.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core import Bot, Event
+from companion.narration import Utterance, Verbosity
+
+
+@dataclass(frozen=True)
+class Say:
+    """Say `utterance` to `listener`: None is the whole table, a seat is one player.
+
+    `private` marks what only that player may know (their hand, a token they drew, their
+    board): the core has already applied the routing rule, so a private `Say` is only
+    emitted when the seat has a channel of its own, or is the only human at the table, or
+    the table plays with every line shared (hot seat). `lang` and `verbosity` are the
+    listener's at the time it was said; `spell` asks for the text spelled (a second repeat).
+    """
+
+    listener: int | None
+    utterance: Utterance
+    private: bool = False
+    lang: str = "fr"
+    verbosity: Verbosity = Verbosity.NORMAL
+    spell: bool = False
+
+
+@dataclass(frozen=True)
+class Cue:
+    """An earcon alone, no words (« je réfléchis » while a bot searches)."""
+
+    listener: int | None
+    earcon: str
+
+
+@dataclass(frozen=True)
+class Interrupt:
+    """New input: cut speech of text priority for this listener (None: the table)."""
+
+    listener: int | None
+
+
+@dataclass(frozen=True)
+class Record:
+    """Events to write to the `--log` file (one JSON object per event)."""
+
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class InputTaken:
+    """How one input line was taken, for the `--log` file: outcome is one of `act`,
+    `confirm`, `ask`, `answer`, `shared`, `refuse`, `not_understood` (see `OUTCOMES`)."""
+
+    source: str
+    seat: int | None
+    text: str
+    outcome: str
+    command: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "input", "source": self.source, "seat": self.seat, "text": self.text,
+                "outcome": self.outcome, "command": self.command}
+
+
+OUTCOMES = ("act", "confirm", "ask", "answer", "shared", "refuse", "not_understood")
+
+
+@dataclass(frozen=True)
+class JournalAction:
+    """Append an accepted action (the game's JSON form) to the journal."""
+
+    seat: int
+    action: Any
+
+
+@dataclass(frozen=True)
+class JournalUndo:
+    """Append an undo record to the journal."""
+
+
+@dataclass(frozen=True)
+class JournalEnd:
+    """Append the end of the game to the journal."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Think:
+    """Start a bot's search for `seat` in `state` (the match's history had `ply` steps).
+
+    The loop runs `bot.choose(state)` (in a worker thread, or inline in synchronous mode)
+    and hands back `BotMove(seat, action, ply)`. `autoplay` marks a move chosen for a human
+    who asked « joue pour moi »."""
+
+    seat: int
+    ply: int
+    bot: Bot = field(compare=False)
+    state: Any = field(compare=False)
+    autoplay: bool = False
+
+
+@dataclass(frozen=True)
+class Tune:
+    """Change the speech rate or volume of the listener's voice (`faster`, `slower`,
+    `louder`, `quieter`); the table says the new value, in `lang`."""
+
+    listener: int | None
+    word: str
+    lang: str = "fr"
+    verbosity: Verbosity = Verbosity.NORMAL
+
+
+@dataclass(frozen=True)
+class Attach:
+    """Give `seat` this channel (a page, a second terminal, a private speaker)."""
+
+    seat: int
+    channel: Any = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Detach:
+    """Take this channel away from `seat`."""
+
+    seat: int
+    channel: Any = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The game ended (its end is journaled just before)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The session is over (quit, end of input, or a game of bots only finished)."""
+
+
+Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | Think | Tune | Attach | Detach | Ended | Stop
+
+__all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalEnd",
+           "JournalUndo", "Output", "Record", "Say", "Stop", "Think", "Tune"]

@@ -1,0 +1,221 @@
+"""The table around the session core: it carries out the core's outputs.
+
+It renders each `Say` in its listener's language and verbosity, prints it (always: braille
+displays and screen readers read the printed line), speaks it on the right channels,
+appends the journal records and writes the `--log` lines. It holds the channels of each
+seat and is touched by the loop's thread only.
+
+A channel is anything a seat hears on besides the table: a private speaker
+(`--private Marie=device:1:left`), a seat's web page, a second terminal. The routing of
+private lines was decided by the core (`SessionCore.hears_privately`); here:
+
+* a line for the table (listener None) is printed, said on the table's speaker, and
+  delivered to every channel that shows the public lines (pages, terminals: `public`);
+* a line for a seat with channels goes to those channels only; the shared screen shows
+  « (dit en privé à Marie) »;
+* a line for a seat without a channel is printed as ``[Marie] ...`` and said on the
+  table's speaker (the core only lets a private line come here when that is allowed).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from companion.narration import Priority, Raw, Utterance, Verbosity, catalog, say, spell
+
+from .outputs import (
+    Attach,
+    Cue,
+    Detach,
+    InputTaken,
+    Interrupt,
+    JournalAction,
+    JournalEnd,
+    JournalUndo,
+    Output,
+    Record,
+    Say,
+    Tune,
+)
+
+
+@runtime_checkable
+class Channel(Protocol):
+    """One seat's own output: a private speaker, a web page, a second terminal.
+
+    `deliver` gets every line meant for its seat (`private` marks that player's secrets)
+    and, when the channel has `public = True` (the default when the attribute is absent),
+    every public line as well: a page shows all that its player hears. Never another
+    seat's lines. Called from the loop's thread only: a channel that does I/O queues it.
+    """
+
+    def deliver(self, text: str, *, private: bool, priority: Priority, earcon: str | None, lang: str) -> None: ...
+
+    def interrupt(self) -> None: ...
+
+
+class SpeakerChannel:
+    """A private speaker (`--private NAME=OUTPUT`) as a channel: it says only its seat's
+    lines (the table's speaker already says the public ones)."""
+
+    public = False
+
+    def __init__(self, speaker: Any) -> None:
+        self.speaker = speaker
+
+    def deliver(self, text: str, *, private: bool, priority: Priority, earcon: str | None, lang: str) -> None:
+        self.speaker.say(text, priority, earcon or "private", lang)
+
+    def interrupt(self) -> None:
+        self.speaker.interrupt()
+
+
+class Table:
+    """Renders, prints, speaks and writes what the core asks; holds the seats' channels."""
+
+    def __init__(
+        self,
+        names: list[str],
+        *,
+        lang: str = "fr",
+        speaker: Any = None,
+        out: Callable[[str], None] = print,
+        journal: Any = None,
+        log: Path | None = None,
+    ) -> None:
+        self.names = names
+        self.lang = lang
+        self.speaker = speaker
+        self.out = out
+        self.journal = journal  # companion.journal.Journal or None
+        self.log_path = log
+        self._log_fh = log.open("a", encoding="utf-8") if log else None
+        self.channels: dict[int, list[Any]] = {}
+        self.said = 0  # speech calls made (for the loop-latency bench)
+
+    # ------------------------------------------------------------------ channels
+    def attach(self, seat: int, channel: Any) -> None:
+        self.channels.setdefault(seat, []).append(channel)
+
+    def detach(self, seat: int, channel: Any) -> None:
+        chans = self.channels.get(seat, [])
+        if channel in chans:
+            chans.remove(channel)
+
+    def _speaker_of(self, seat: int | None) -> Any:
+        if seat is not None:
+            for ch in self.channels.get(seat, []):
+                if isinstance(ch, SpeakerChannel):
+                    return ch.speaker
+        return self.speaker
+
+    # ------------------------------------------------------------------ outputs
+    def deliver(self, outputs: list[Output]) -> None:
+        for o in outputs:
+            if isinstance(o, Say):
+                self.say(o)
+            elif isinstance(o, Interrupt):
+                self.interrupt(o.listener)
+            elif isinstance(o, Cue):
+                if self.speaker is not None:
+                    self.speaker.say("", Priority.NOTIFICATION, o.earcon, self.lang)
+            elif isinstance(o, JournalAction):
+                if self.journal is not None:
+                    self.journal.action(o.seat, o.action)
+            elif isinstance(o, JournalUndo):
+                if self.journal is not None:
+                    self.journal.undo()
+            elif isinstance(o, JournalEnd):
+                if self.journal is not None:
+                    self.journal.end(list(o.scores), list(o.winners))
+            elif isinstance(o, Record):
+                self._log([ev.to_json() for ev in o.events])
+            elif isinstance(o, InputTaken):
+                self._log([o.to_json()])
+            elif isinstance(o, Tune):
+                self._tune(o)
+            elif isinstance(o, Attach):
+                self.attach(o.seat, o.channel)
+            elif isinstance(o, Detach):
+                self.detach(o.seat, o.channel)
+            # Think, Ended, Stop: the loop's business
+
+    def render(self, o: Say) -> str:
+        text = catalog(o.lang).render(o.utterance, o.verbosity)
+        return spell(text) if o.spell else text
+
+    def say(self, o: Say) -> None:
+        text = self.render(o)
+        utt = o.utterance
+        if o.listener is None:
+            self.out(text)
+            if self.speaker is not None:
+                self.said += 1
+                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+            for chans in self.channels.values():
+                for ch in chans:
+                    if getattr(ch, "public", True):
+                        ch.deliver(text, private=False, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
+            return
+        name = self.names[o.listener]
+        chans = self.channels.get(o.listener, [])
+        if chans:
+            # RULES KIA-10: a private holding is said only to its owner, on their channel;
+            # the shared screen shows only that something was said to them.
+            note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
+            self.out(f"[{name}] {note}")
+            for ch in chans:
+                self.said += 1
+                ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
+        else:
+            self.out(f"[{name}] {text}")
+            if self.speaker is not None:
+                self.said += 1
+                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+
+    def interrupt(self, listener: int | None) -> None:
+        if listener is None:
+            if self.speaker is not None:
+                self.speaker.interrupt()
+            return
+        for ch in self.channels.get(listener, []):
+            ch.interrupt()
+
+    def _tune(self, o: Tune) -> None:
+        """Rate and volume change live; the speaker keeps them in the player's profile."""
+        speaker = self._speaker_of(o.listener)
+        if speaker is None:
+            utt = say("core.no_voice", Priority.TEXT)
+        else:
+            profile = speaker.profile
+            if o.word in ("faster", "slower"):
+                utt = speaker.set_rate(profile.rate + (RATE_STEP if o.word == "faster" else -RATE_STEP))
+            else:
+                utt = speaker.set_volume(profile.volume + (10 if o.word == "louder" else -10))
+        self.say(Say(o.listener, Utterance(utt.parts, utt.priority, utt.earcon, o.listener), False, o.lang, o.verbosity))
+
+    def notices(self, verbosity: Verbosity = Verbosity.NORMAL) -> None:
+        """Say what went wrong with an output since last time (a device unplugged mid-game)."""
+        speakers = [self.speaker] + [ch.speaker for chans in self.channels.values() for ch in chans
+                                     if isinstance(ch, SpeakerChannel)]
+        for spk in speakers:
+            if spk is not None and hasattr(spk, "notices"):
+                for utt in spk.notices():
+                    self.say(Say(None, utt, False, self.lang, verbosity))
+
+    def _log(self, entries: list[dict[str, Any]]) -> None:
+        if self._log_fh is not None:
+            for entry in entries:
+                self._log_fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self._log_fh.flush()
+
+    def close(self) -> None:
+        if self._log_fh is not None:
+            self._log_fh.close()
+            self._log_fh = None
+
+
+RATE_STEP = 25
