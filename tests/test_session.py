@@ -1,11 +1,35 @@
+"""The session: its core asserted output by output, and the synchronous table around it
+(printed lines, speakers, journal) as a user at one keyboard meets it."""
+
+import json
+
 import pytest
 
 from companion.core import Match
+from companion.games.base import Answer, Ask, action_command
+from companion.inbox import BotMove, Closed, Device, Line, SeatClaimed, SeatReleased, Tick
 from companion.journal import Journal, read
-from companion.narration import Raw, Utterance, Verbosity
-from companion.session import Seat, Session
-from tests.toygame import Nim
-from tests.toyui import NimUI, TakeOne
+from companion.narration import Priority, Raw, Utterance, Verbosity
+from companion.session import Seat, Session, SessionCore, Table
+from companion.session.core import THINK_CUE_SECONDS, THINK_EARCON
+from companion.session.outputs import (
+    Attach,
+    Cue,
+    Detach,
+    Ended,
+    InputTaken,
+    Interrupt,
+    JournalAction,
+    JournalEnd,
+    JournalUndo,
+    Record,
+    Say,
+    Stop,
+    Think,
+    Tune,
+)
+from tests.toygame import Nim, Take
+from tests.toyui import NimUI, TakeOne, line
 
 
 class Profile:
@@ -96,6 +120,7 @@ def test_confirm_yes_and_no():
 
 
 def test_undo_takes_back_human_and_bot_moves(tmp_path):
+    """Through the table: the journal gets the undo records, the file ends with no action."""
     s, lines = make(tmp_path)
     s.start()
     s.handle("take 2")
@@ -195,3 +220,291 @@ def test_repeat_keeps_a_read_back_open_and_yes_alone_is_explained():
     assert lines[-1] == "[Marie] take 1?"
     s.handle("yes")
     assert s.match.state.pile == 5
+
+
+# --------------------------------------------------------------------------- the core, output by output
+def core(pile=7, bots=(False, True), **kw):
+    game = Nim(pile=pile)
+    names = ["Marie", "Paul", "Zoé"][: len(bots)]
+    seats = [Seat(n, bot=TakeOne(game, i, None) if b else None) for i, (n, b) in enumerate(zip(names, bots, strict=True))]
+    return SessionCore("nim", NimUI(game), Match(game, names, seed=4), seats, lang="en", **kw)
+
+
+def text(o):
+    """A Say as the table renders it (no I/O)."""
+    return Table([], lang="en").render(o)
+
+
+def says(outputs):
+    return [(o.listener, text(o), o.private) for o in outputs if isinstance(o, Say)]
+
+
+def of(outputs, kind):
+    return [o for o in outputs if isinstance(o, kind)]
+
+
+def test_core_start_records_setup_says_secret_and_prompts():
+    c = core()
+    out = c.start()
+    assert isinstance(out[0], Record) and [e.type for e in out[0].events] == ["secret_dealt", "secret_dealt"]
+    secret = c.match.state.secrets[0]
+    # Marie is the only human: her secret is said to her (on the table, as she is alone)
+    assert says(out) == [(0, f"secret {secret}", True), (None, "Your turn, Marie.", False)]
+    assert not of(out, Think)
+
+
+def test_core_move_journals_narrates_then_the_bot_searches_and_its_move_comes_back():
+    c = core()
+    c.start()
+    out = c.handle(Line("take 2"))
+    assert out[0] == Interrupt(None)
+    assert of(out, JournalAction) == [JournalAction(0, {"take": 2})]
+    assert says(out) == [(None, "Marie took 2, 5 left", False)]
+    think = out[-1]
+    assert isinstance(think, Think) and (think.seat, think.ply, think.autoplay) == (1, 1, False)
+    assert c.thinking is think and think.state.pile == 5
+    assert of(out, InputTaken) == [InputTaken("keyboard", 0, "take 2", "act", action_command(c.match.game, Take(2)))]
+    out = c.handle(BotMove(1, think.bot.choose(think.state), 1))
+    assert of(out, JournalAction) == [JournalAction(1, {"take": 1})]
+    assert says(out) == [(None, "Paul took 1, 4 left", False), (None, "Your turn, Marie.", False)]
+    assert c.thinking is None
+
+
+def test_core_a_stale_bot_move_is_dropped():
+    c = core()
+    c.start()
+    c.handle(Line("take 2"))
+    assert c.handle(BotMove(1, Take(1), 0)) == []  # searched for an older state
+    assert c.handle(BotMove(0, Take(1), 1)) == []  # not the seat that searches
+    assert len(c.match.history) == 1 and c.thinking is not None
+
+
+def test_core_while_the_bot_thinks_repeat_and_status_answer_and_moves_wait_their_turn():
+    c = core()
+    c.start()
+    think = c.handle(Line("take 2"))[-1]
+    out = c.handle(Line("status"))
+    assert says(out) == [(0, "5 stones left", False)]
+    assert says(c.handle(Line("répète"))) == [(0, "5 stones left", False)]
+    assert c.handle(Line("take 1")) == [] and c.handle(Line("quit")) == []  # after the bot's move, in order
+    assert [i.text for i in c.deferred] == ["take 1", "quit"]
+    out = c.handle(BotMove(1, Take(1), think.ply))
+    assert [t for _, t, _ in says(out)] == ["Paul took 1, 4 left", "Your turn, Marie.", "Marie took 1, 3 left"]
+    assert isinstance(out[-1], Think) and c.running  # the quit waits for this second search
+    out = c.handle(BotMove(1, Take(1), 3))
+    assert of(out, Stop) and not c.running
+    assert [o.text for o in of(out, InputTaken)] == ["quit"]
+
+
+def test_core_thinking_cue_after_the_delay_once():
+    c = core()
+    c.start()
+    c.handle(Line("take 1"))
+    assert c.handle(Tick(10.0)) == []  # the search's start
+    assert c.handle(Tick(10.0 + THINK_CUE_SECONDS / 2)) == []
+    assert c.handle(Tick(10.0 + THINK_CUE_SECONDS)) == [Cue(None, THINK_EARCON)]
+    assert c.handle(Tick(20.0)) == []
+
+
+def test_core_bots_only_game_ends_with_journal_end_and_stop():
+    c = core(pile=3, bots=(True, True))
+    out = c.start()
+    while not of(out, Stop):
+        think = of(out, Think)[-1]
+        out = c.handle(BotMove(think.seat, think.bot.choose(think.state), think.ply))
+    end = of(out, JournalEnd)
+    assert len(end) == 1 and len(end[0].winners) == 1 and sum(end[0].scores) == 1
+    assert of(out, Ended) and not c.running
+    assert c.handle(Closed("keyboard")) == []
+
+
+def test_core_undo_of_another_players_move_is_refused_with_the_reason():
+    c = core(bots=(False, False))
+    c.start()
+    c.handle(Line("take 1"))  # Marie
+    c.handle(Line("take 2"))  # Paul
+    out = c.handle(Line("Marie: annule"))
+    assert says(out) == [(0, "The last move is Paul's: you can only undo your own move.", False)]
+    assert not of(out, JournalUndo) and c.match.state.pile == 4
+    assert of(out, InputTaken)[0].outcome == "refuse" and of(out, InputTaken)[0].command == "undo"
+    out = c.handle(Line("Paul: annule"))
+    assert of(out, JournalUndo) == [JournalUndo()] and c.match.state.pile == 6
+    assert (None, "Paul's move taken back. We are back before it.", False) in says(out)
+
+
+def test_core_undo_of_your_own_move_takes_back_the_bots_after_it():
+    c = core()
+    c.start()
+    think = c.handle(Line("take 2"))[-1]
+    c.handle(BotMove(1, Take(1), think.ply))
+    out = c.handle(Line("annule"))
+    assert of(out, JournalUndo) == [JournalUndo(), JournalUndo()] and c.match.state.pile == 7
+    assert [e.type for r in of(out, Record) for e in r.events] == ["undone"]
+
+
+def test_core_input_outcomes_for_the_log():
+    class AskUI(NimUI):
+        def parse(self, text, match, seat):
+            if text == "which":
+                return Ask(line("one or two?", seat), lambda t: None, command="which")
+            if text == "mine":
+                return Answer([line("your secret", seat)], command="secret")
+            return super().parse(text, match, seat)
+
+    game = Nim(pile=7)
+    c = SessionCore("nim", AskUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                    [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en")
+    c.start()
+    taken = []
+    for typed in ["dance", "take 5", "sure 2", "non", "status", "aide", "répète", "bref", "oui", "which", "mine", "nope",
+                  "take 1"]:
+        taken += [(o.text, o.outcome, o.command) for o in of(c.handle(Line(typed, source="voice")), InputTaken)]
+    take = action_command(game, Take(2))
+    assert taken == [
+        ("dance", "not_understood", None),
+        ("take 5", "refuse", action_command(game, Take(5))),
+        ("sure 2", "confirm", take),
+        ("non", "shared", "no"),
+        ("status", "answer", "status"),
+        ("aide", "answer", "help"),
+        ("répète", "shared", "repeat"),
+        ("bref", "shared", "terse"),
+        ("oui", "refuse", "yes"),
+        ("which", "ask", "which"),
+        ("mine", "answer", "secret"),
+        ("nope", "refuse", None),
+        ("take 1", "act", action_command(game, Take(1))),
+    ]
+
+
+def test_core_a_voice_line_heard_with_little_confidence_is_read_back():
+    c = core()
+    c.start()
+    out = c.handle(Line("take 2", source="voice", confidence=0.3))
+    assert says(out) == [(0, "You said: take 2?", False)] and c.match.state.pile == 7
+    assert of(out, InputTaken)[0].outcome == "confirm"
+    assert says(c.handle(Line("non"))) == [(0, "All right, move cancelled. Nothing changed.", False)]
+    assert c.match.state.pile == 7
+    c.handle(Line("take 2", source="voice", confidence=0.3))
+    out = c.handle(Line("oui", source="voice", confidence=0.3))  # yes is no move: taken as said
+    assert c.match.state.pile == 5 and of(out, InputTaken)[0].outcome == "act"
+    c.handle(BotMove(1, Take(1), 1))
+    c.confidence_threshold = 0.2
+    c.handle(Line("take 1", source="voice", confidence=0.3))  # above the threshold: played at once
+    assert c.match.state.pile == 3
+
+
+def test_core_several_humans_without_channels_secrets_are_withheld_and_advice_given():
+    c = core(bots=(False, False))
+    out = c.start()
+    secrets = [str(x) for x in c.match.state.secrets]
+    lines = [t for _, t, _ in says(out)]
+    assert not any(sec in t for t in lines for sec in secrets)
+    assert lines[0].startswith("What each player holds will not be said aloud")
+    out = c.handle(Line("secret"))  # « mon plateau »: replaced by the advice
+    assert says(out) == [(0, "I cannot tell you here: everyone would hear it. You need a private channel: headphones, "
+                             "your page on a phone, or a second terminal.", False)]
+    page = object()
+    out = c.handle(Device(SeatClaimed(0, page), "web"))
+    assert out == [Attach(0, page)] and c.hears_privately(0) and not c.hears_privately(1)
+    assert says(c.handle(Line("secret"))) == [(0, f"your secret is {secrets[0]}", True)]
+    assert says(c.handle(Line("Paul: secret")))[0][1].startswith("I cannot tell you here")
+    out = c.handle(Device(SeatReleased(0, page), "web"))
+    assert out == [Detach(0, page)] and not c.hears_privately(0)
+
+
+def test_core_table_policy_says_private_lines_aloud_and_gives_no_advice():
+    c = core(bots=(False, False), private_policy="table")
+    out = c.start()
+    assert [(who, p) for who, _, p in says(out)][:2] == [(0, True), (1, True)]
+    assert not any("aloud" in t for _, t, _ in says(out))
+
+
+def test_core_rule_reader_is_passed_in():
+    calls = []
+
+    def reader(game, chapter, lang):
+        calls.append((game, chapter, lang))
+        return [Utterance((Raw("Take one to three stones."),), Priority.TEXT)]
+
+    c = core(rule_reader=reader)
+    c.start()
+    out = c.handle(Line("règle"))
+    assert calls == [("nim", "turn", "en")] and says(out) == [(0, "Take one to three stones.", False)]
+    out = core().handle(Line("rule"))  # no reader: where to find the chapter
+    assert of(out, InputTaken)[0].outcome == "answer" and says(out)
+
+
+def test_core_voice_rate_is_a_tune_output_and_quit_stops():
+    c = core()
+    c.start()
+    assert of(c.handle(Line("plus vite")), Tune) == [Tune(0, "faster", "en", Verbosity.NORMAL)]
+    out = c.handle(Line("quitte"))
+    assert of(out, Stop) and says(out) == [(None, "Game saved. To continue it: companion resume. Goodbye!", False)]
+    assert not c.running
+
+
+def test_core_end_of_keyboard_input_saves_and_stops():
+    c = core()
+    c.start()
+    out = c.handle(Closed("keyboard"))
+    assert of(out, Stop) and not c.running
+    c2 = core()
+    c2.start()
+    assert c2.handle(Closed("web")) == [] and c2.running  # a page gone is not the end
+
+
+# --------------------------------------------------------------------------- the table and its channels
+class Page:
+    """A seat's page as a channel: records what it is given."""
+
+    def __init__(self):
+        self.got, self.cuts = [], 0
+
+    def deliver(self, text, *, private, priority, earcon, lang):
+        self.got.append((text, private))
+
+    def interrupt(self):
+        self.cuts += 1
+
+
+def test_table_channels_get_their_seat_lines_and_the_public_ones_never_another_seats(tmp_path):
+    game = Nim(pile=7)
+    lines = []
+    s = Session("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4), [Seat("Marie"), Seat("Paul")],
+                lang="en", speaker=Recorder(), out=lines.append, private_policy="withhold", log=tmp_path / "log.jsonl")
+    marie, paul = Page(), Page()
+    s.claim(0, marie)
+    s.claim(1, paul)
+    s.start()
+    secrets = s.match.state.secrets
+    assert (f"secret {secrets[0]}", True) in marie.got and (f"secret {secrets[1]}", True) in paul.got
+    assert not any(str(secrets[1]) in t for t, _ in marie.got) and not any(str(secrets[0]) in t for t, _ in paul.got)
+    assert not any(str(x) in line for line in lines for x in secrets)  # the screen shows only that something was said
+    assert "[Marie] (said privately to Marie)" in lines
+    s.handle("take 2")
+    assert ("Marie took 2, 5 left", False) in marie.got and ("Marie took 2, 5 left", False) in paul.got
+    assert marie.cuts >= 1  # Marie's input cut her own channel's speech
+    log = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert {"type": "input", "source": "keyboard", "seat": 0, "text": "take 2", "outcome": "act",
+            "command": 'action:{"take":2}'} in log
+    assert [e["type"] for e in log[:2]] == ["secret_dealt", "secret_dealt"]
+
+
+def test_table_private_speaker_is_a_channel_that_says_only_its_seats_lines():
+    spk = Recorder()
+    s, lines = make(private=spk)
+    s.start()
+    said = [t for t, _ in spk.said]
+    assert said == [f"secret {s.match.state.secrets[0]}"]  # public lines are the table speaker's
+    assert s.speaker.said and all(str(s.match.state.secrets[0]) not in t for t, _ in s.speaker.said)
+
+
+def test_table_renders_per_listener_language_and_verbosity():
+    c = core()
+    c.start()
+    c.handle(Line("Marie: français"))
+    out = c.handle(Line("status"))
+    assert says(out)[0][0] == 0 and of(out, Say)[0].lang == "fr"
+    c.handle(Line("bref"))
+    assert of(c.handle(Line("status")), Say)[0].verbosity == Verbosity.TERSE

@@ -364,9 +364,11 @@ class SessionCore:
         if not text:
             return
         self._taken = None
+        at = len(self._out)
         self._take_line(text, seat, item.confidence)
         outcome, command = self._taken or ("not_understood", None)
-        self._out.append(InputTaken(item.source, seat, item.text, outcome, command))
+        # logged before what it caused: the log reads as the table lived it
+        self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command))
 
     def _taking(self, outcome: str, command: str | None) -> None:
         if self._taken is None:
