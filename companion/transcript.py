@@ -1,14 +1,18 @@
 """Bot-only games and their transcripts: the events of a match narrated as plain lines.
 
 Used by `companion play` with every seat a bot, by the demo, and by golden-transcript tests.
+Golden transcripts are driven by committed journals (`journal_game`): the game is replayed
+from its seed and its action list, so a change in a bot never rewrites them; only a change
+in the rules or the narration does. `write_journal` records a match as such a journal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from companion.core import Bot, Event, GameEntry, Match, Rng
+from companion.core import Bot, Event, GameEntry, Match, Rng, find
 from companion.games.base import GameUI
 from companion.narration import Utterance, Verbosity, catalog
 
@@ -54,6 +58,33 @@ def bot_game(
         for bot in seats:
             bot.observe([e for e in events if e.visible_to(bot.seat)])
     return match, ui
+
+
+def journal_game(path: Path) -> tuple[Match[Any, Any], GameUI]:
+    """The match a journal records, replayed from its seed and actions (no bot is run)."""
+    from companion import journal as jr
+
+    c = jr.read(path)
+    entry = find(c.start["game"])
+    game, ui, _ = load(entry, **dict(c.start.get("options", {})))
+    match: Match[Any, Any] = Match(game, list(c.start["players"]), int(c.start["seed"]))
+    match.replay(c.actions)
+    return match, ui
+
+
+def write_journal(path: Path, entry: GameEntry, match: Match[Any, Any], options: dict[str, Any],
+                  kinds: list[str | None], lang: str = "fr") -> None:
+    """Record `match` (its seed, options, players and every action) as a journal."""
+    from companion import journal as jr
+
+    start = {"game": entry.name, "options": options, "players": list(match.players), "seats": kinds,
+             "seed": match.seed, "lang": lang}
+    with jr.Journal.create(path, start) as j:
+        for step in match.history:
+            j.action(step.seat, match.game.action_to_json(step.action))
+        if match.over:
+            out = match.outcome()
+            j.end(list(out.scores), list(out.winners))
 
 
 def utterances(ui: GameUI, match: Match[Any, Any], events: list[Event]) -> Iterator[Utterance]:

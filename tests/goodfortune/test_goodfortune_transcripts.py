@@ -1,11 +1,11 @@
 """Golden transcripts of whole seeded bot games (fr, en), and bot games recounted from the log.
 
-Regenerate with UPDATE_GOLDEN=1 after a deliberate change of wording, then read the diff.
+Each golden game is a committed journal, replayed (tests/golden.py): a bot change never
+rewrites them. COMPANION_REGEN_GOLDEN=1 writes the texts after a deliberate change of wording.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ from companion.games.goodfortune.notation import parse_tile
 from companion.games.goodfortune.scoring import score
 from companion.narration import Verbosity
 from companion.transcript import bot_game, transcript
+from tests import golden
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = {
@@ -31,14 +32,11 @@ CASES = [("default", "fr", Verbosity.NORMAL), ("default", "en", Verbosity.NORMAL
 @pytest.mark.parametrize("game,lang,verbosity", CASES, ids=lambda x: getattr(x, "name", x))
 def test_golden_transcript(game, lang, verbosity):
     spec = GAMES[game]
-    match, ui = bot_game(find("goodfortune"), spec["seed"], kinds=spec["kinds"], names=["Anne", "Bruno"],
-                         **spec["options"])
+    match, ui = golden.game(GOLDEN / f"{game}.journal.jsonl", "goodfortune", spec["options"], list(spec["kinds"]),
+                            lambda: bot_game(find("goodfortune"), spec["seed"], kinds=spec["kinds"],
+                                             names=["Anne", "Bruno"], **spec["options"])[0])
     lines = transcript(ui, match, lang, verbosity, strict=True)
-    text = "\n".join(lines) + "\n"
-    path = GOLDEN / f"{game}_{lang}_{verbosity.name.lower()}.txt"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    golden.check(GOLDEN / f"{game}_{lang}_{verbosity.name.lower()}.txt", "\n".join(lines) + "\n")
     assert not any("goodfortune." in line for line in lines)
 
 

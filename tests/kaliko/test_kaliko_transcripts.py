@@ -1,10 +1,9 @@
 """Golden transcripts: whole seeded Kaliko bot games as the table (and one player) hear them.
 
-Regenerate with UPDATE_GOLDEN=1 after a deliberate change of wording, and read the diff.
+Each game is a committed journal, replayed (tests/golden.py): a bot change never rewrites
+them. COMPANION_REGEN_GOLDEN=1 writes the texts after a deliberate change of wording.
 """
 
-import os
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from companion.core import find
 from companion.narration import Verbosity
 from companion.transcript import bot_game, transcript
+from tests import golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {
@@ -20,10 +20,12 @@ CASES = {
 }
 
 
-@cache
 def game(case):
-    """Each case's game is played once and narrated in every language and verbosity."""
-    return bot_game(find("kaliko"), **CASES[case])
+    """Each case's game is replayed once from its journal and narrated in every language and verbosity."""
+    spec = CASES[case]
+    options = {k: v for k, v in spec.items() if k not in ("seed", "kinds", "names")}
+    return golden.game(GOLDEN / f"{case}.journal.jsonl", "kaliko", options, list(spec["kinds"]),
+                       lambda: bot_game(find("kaliko"), **spec)[0])
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -34,12 +36,7 @@ def test_golden_transcript(case, lang, verbosity):
     lines = transcript(ui, match, lang, verbosity, viewer=0, strict=True)
     assert match.over and lines
     assert lines[-1].startswith(("Fin", "Game over", "End"))
-    path = GOLDEN / f"{case}.{lang}.{verbosity.name.lower()}.txt"
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    golden.check(GOLDEN / f"{case}.{lang}.{verbosity.name.lower()}.txt", "\n".join(lines) + "\n")
 
 
 def test_private_lines_stay_private():

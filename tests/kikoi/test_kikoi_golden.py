@@ -1,9 +1,9 @@
 """Golden transcripts of whole seeded KIKOI games, French and English, as the table and as
-one player hear them. Regenerate with UPDATE_GOLDEN=1; otherwise any change fails."""
+one player hear them. Each game is a committed journal, replayed (tests/golden.py): a bot
+change never rewrites them. COMPANION_REGEN_GOLDEN=1 writes the texts after a wording change."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +11,7 @@ import pytest
 from companion.core import find
 from companion.narration import Verbosity
 from companion.transcript import bot_game, transcript
+from tests import golden
 
 GOLDEN = Path(__file__).parent / "golden"
 NAMES = ["Alice", "Bob", "Chloé", "Denis"]
@@ -26,9 +27,15 @@ CASES = {
 }
 
 
+def _game(case: str):
+    seed, kinds, options, viewer, verbosity = CASES[case]
+    return golden.game(GOLDEN / f"{case}.journal.jsonl", "kikoi", options, list(kinds),
+                       lambda: bot_game(find("kikoi"), seed, kinds, NAMES[: len(kinds)], **options)[0])
+
+
 def _lines(case: str, lang: str) -> list[str]:
     seed, kinds, options, viewer, verbosity = CASES[case]
-    match, ui = bot_game(find("kikoi"), seed, kinds, NAMES[: len(kinds)], **options)
+    match, ui = _game(case)
     return transcript(ui, match, lang, verbosity, viewer=viewer, strict=True)
 
 
@@ -36,12 +43,7 @@ def _lines(case: str, lang: str) -> list[str]:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_golden_transcript(case, lang):
     lines = _lines(case, lang)
-    path = GOLDEN / f"{case}.{lang}.txt"
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text
+    golden.check(GOLDEN / f"{case}.{lang}.txt", "\n".join(lines) + "\n")
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -56,7 +58,7 @@ def test_no_transcript_says_a_board_to_another(case, lang):
     else:
         assert all(line.startswith(f"[{names[viewer]}]") for line in marked)
     # what each other seat heard privately never reaches this listener
-    match, ui = bot_game(find("kikoi"), seed, kinds, names, **options)
+    match, ui = _game(case)
     heard = set(lines)
     for other in range(len(kinds)):
         if other == viewer:

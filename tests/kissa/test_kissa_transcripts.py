@@ -1,9 +1,9 @@
 """Golden transcripts: whole seeded bot games of 2kissa10 as the table hears them.
 
-Regenerate with UPDATE_GOLDEN=1 after a deliberate change of wording, and read the diff.
+Each game is a committed journal, replayed (tests/golden.py): a bot change never rewrites
+them. COMPANION_REGEN_GOLDEN=1 writes the texts after a deliberate change of wording.
 """
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +11,7 @@ import pytest
 from companion.core import find
 from companion.narration import Verbosity
 from companion.transcript import bot_game, transcript
+from tests import golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {
@@ -27,14 +28,13 @@ CASES = {
 )
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_golden_transcript(case, lang, verbosity):
-    match, ui = bot_game(find("2kissa10"), **CASES[case])
+    spec = CASES[case]
+    options = {k: v for k, v in spec.items() if k not in ("seed", "kinds", "names")}
+    match, ui = golden.game(GOLDEN / f"{case}.journal.jsonl", "2kissa10", options, list(spec["kinds"]),
+                            lambda: bot_game(find("2kissa10"), **spec)[0])
     lines = transcript(ui, match, lang, verbosity, strict=True)
     assert match.over and lines
-    path = GOLDEN / f"{case}.{lang}.{verbosity.name.lower()}.txt"
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    golden.check(GOLDEN / f"{case}.{lang}.{verbosity.name.lower()}.txt", "\n".join(lines) + "\n")
 
 
 def physical_match():
@@ -65,10 +65,7 @@ def physical_match():
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_golden_transcript_physical_table(lang):
-    match, ui = physical_match()
+    match, ui = golden.game(GOLDEN / "physical.journal.jsonl", "2kissa10", {"physical": True}, [None, None],
+                            lambda: physical_match()[0])
     lines = transcript(ui, match, lang, Verbosity.NORMAL, strict=True)
-    path = GOLDEN / f"physical.{lang}.normal.txt"
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    golden.check(GOLDEN / f"physical.{lang}.normal.txt", "\n".join(lines) + "\n")
