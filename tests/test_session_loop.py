@@ -129,3 +129,27 @@ def test_the_bot_searches_in_a_worker_while_the_table_is_answered():
     assert [t.ply for t in thinks] == [1, 3]
     assert any(isinstance(o, Say) for b in batches for o in b)
     loop.close()
+
+
+def test_companion_play_logs_how_each_typed_line_was_taken(tmp_path):
+    """The real command: keyboard thread, inbox, loop with its bot worker, --log."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    log = tmp_path / "log.jsonl"
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+    r = subprocess.run([str(Path(sys.executable).parent / "companion"), "play", "kissa", "--players", "Marie",
+                        "--bots", "1", "--seed", "5", "--lang", "en", "--log", str(log)],
+                       input="status\nblah blah\njoue pour moi\nrepeat\nquit\n", capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    inputs = [e for e in map(json.loads, log.read_text().splitlines()) if e["type"] == "input"]
+    assert [(e["text"], e["outcome"], e["command"]) for e in inputs] == [
+        ("status", "answer", "status"), ("blah blah", "not_understood", None), ("joue pour moi", "act", "autoplay"),
+        ("repeat", "shared", "repeat"), ("quit", "shared", "quit")]
+    assert all(e["source"] == "keyboard" and e["seat"] == 0 for e in inputs)
+    assert "Game saved" in r.stdout
