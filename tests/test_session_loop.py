@@ -112,6 +112,9 @@ def test_the_bot_searches_in_a_worker_while_the_table_is_answered():
     inbox.post(Line("take 2"))
     inbox.post(Line("take 1"))  # typed ahead: waits for the bot's move
     loop.run_until_idle(timeout=0.6)  # the search is under way, and goes on
+    deadline = time.monotonic() + 20
+    while not any(isinstance(o, Cue) for b in batches for o in b) and time.monotonic() < deadline:
+        loop.run_until_idle(timeout=0.2)  # (a loaded machine ticks less often)
     assert core.thinking is not None and len(core.match.history) == 1
     assert [o for b in batches for o in b if isinstance(o, Cue)] == [Cue(None, THINK_EARCON)]  # « je réfléchis »
     inbox.post(Line("status"))
@@ -132,7 +135,8 @@ def test_the_bot_searches_in_a_worker_while_the_table_is_answered():
 
 
 def test_companion_play_logs_how_each_typed_line_was_taken(tmp_path):
-    """The real command: keyboard thread, inbox, loop with its bot worker, --log."""
+    """The real command: keyboard thread, inbox, loop with its bot worker, --log. (Seed 4: Marie starts,
+    so no line is typed while a bot searches before her first move: the order is fixed.)"""
     import json
     import os
     import subprocess
@@ -143,7 +147,7 @@ def test_companion_play_logs_how_each_typed_line_was_taken(tmp_path):
     env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
     r = subprocess.run([str(Path(sys.executable).parent / "companion"), "play", "kissa", "--players", "Marie",
-                        "--bots", "1", "--seed", "5", "--lang", "en", "--log", str(log)],
+                        "--bots", "1", "--seed", "4", "--lang", "en", "--log", str(log)],
                        input="status\nblah blah\njoue pour moi\nrepeat\nquit\n", capture_output=True, text=True,
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr

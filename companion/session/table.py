@@ -94,7 +94,6 @@ class Table:
         self.log_path = log
         self._log_fh = log.open("a", encoding="utf-8") if log else None
         self.channels: dict[int, list[Any]] = {}
-        self.said = 0  # speech calls made (for the loop-latency bench)
 
     # ------------------------------------------------------------------ channels
     def attach(self, seat: int, channel: Any) -> None:
@@ -153,7 +152,6 @@ class Table:
         if o.listener is None:
             self.out(text)
             if self.speaker is not None:
-                self.said += 1
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
             for chans in self.channels.values():
                 for ch in chans:
@@ -168,12 +166,10 @@ class Table:
             note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
             self.out(f"[{name}] {note}")
             for ch in chans:
-                self.said += 1
                 ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
             self.out(f"[{name}] {text}")
             if self.speaker is not None:
-                self.said += 1
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
 
     def interrupt(self, listener: int | None) -> None:
