@@ -78,7 +78,7 @@ class Player:
         sink: Sink,
         settings: Settings,
         on_sink_error: Callable[[Sink, BaseException], Sink] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.engine = engine
         self.sink = sink
@@ -87,7 +87,8 @@ class Player:
         self.queue = SpeechQueue(clock)
         self._cond = threading.Condition()
         self._listeners: list[Callable[[bool], None]] = []
-        self._published = False
+        self._published = False  # what the listeners were last told
+        self._told = False  # the same, once they have all been called
         self._publish_lock = threading.RLock()
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name=f"player-{sink.kind}", daemon=True)
@@ -121,7 +122,7 @@ class Player:
     def wait(self, timeout: float | None = None) -> bool:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self.queue.busy:
+            while self.queue.busy or self._told:  # (the listeners hear "done" before this returns)
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -176,14 +177,16 @@ class Player:
         """Tell the listeners whether something is being said, when that changed."""
         with self._publish_lock:
             now = self.busy
-            if now == self._published:
-                return
-            self._published = now
-            for fn in list(self._listeners):
-                try:
-                    fn(now)
-                except Exception as exc:  # noqa: BLE001 - a listener must not stop the speech
-                    self.errors.append(f"listener: {type(exc).__name__}: {exc}")
+            if now != self._published:
+                self._published = now
+                for fn in list(self._listeners):
+                    try:
+                        fn(now)
+                    except Exception as exc:  # noqa: BLE001 - a listener must not stop the speech
+                        self.errors.append(f"listener: {type(exc).__name__}: {exc}")
+            with self._cond:
+                self._told = self._published
+                self._cond.notify_all()
 
     # --- the thread ---
     def _run(self) -> None:

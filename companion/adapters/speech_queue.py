@@ -82,7 +82,7 @@ def refused(new: Priority, busy: bool) -> bool:
 class SpeechQueue:
     """The queue and the utterance being played; not thread-safe (the player locks it)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock
         self._pending: list[Item] = []
         self.current: Item | None = None

@@ -18,12 +18,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
-import json, sys, time
+import json, sys
 from pathlib import Path
 from companion.adapters.speaker import open_speaker
 from companion.narration import Priority, catalog
 spec, fallback = sys.argv[1], sys.argv[2] or None
-t0 = time.monotonic()
 sp = open_speaker("espeak-ng", spec, "fr", fallback_wav=Path(fallback) if fallback else None)
 item = sp.say("À Marie.", Priority.MESSAGE, earcon="turn")
 ok = sp.wait(10)
@@ -32,7 +31,7 @@ out = {
     "channels": getattr(sp.sink, "channels", None),
     "describe": [catalog("fr").render(u) for u in sp.describe()],
     "done": item.done.is_set(), "cut": item.cut, "waited": ok,
-    "errors": sp.player.errors, "seconds": time.monotonic() - t0,
+    "errors": sp.player.errors,
 }
 sp.close()
 print(json.dumps(out))
@@ -101,7 +100,7 @@ def test_unknown_device_falls_back_to_the_file_and_says_so(tmp_path):
 def test_no_sound_card_auto_falls_back_to_file(tmp_path):
     wav = tmp_path / "partie.wav"
     r = result(run(tmp_path, "auto", wav, asound=False))
-    assert r["kind"] == "file" and r["done"] and r["seconds"] < 10
+    assert r["kind"] == "file" and r["done"] and r["waited"]
     assert r["describe"][-1] == f"Sortie : pas de carte son, le son est écrit dans {wav}."
     assert wav.stat().st_size > 20000
 
