@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -96,18 +97,23 @@ class ProbeSink(Sink):
     kind = "recording"
     realtime = True
 
-    def __init__(self) -> None:
+    def __init__(self, threshold: float = 0.01) -> None:
         self._clock = 0.0
+        self.threshold = threshold
         self.blocks: list[tuple[float, float, np.ndarray, int]] = []  # (received, heard from, samples, rate)
         self.discards: list[float] = []
+        self.audible = threading.Event()  # a block with a sample above the threshold came
         self._lock = threading.Lock()
 
     def write(self, block: Any, sr: int) -> None:
         now = time.perf_counter()
         start = max(self._clock, now)
         self._clock = start + len(block) / sr
+        samples = np.array(block, dtype=np.float32)
         with self._lock:
-            self.blocks.append((now, start, np.array(block, dtype=np.float32), sr))
+            self.blocks.append((now, start, samples, sr))
+        if not self.audible.is_set() and len(samples) and float(np.max(np.abs(samples))) > self.threshold:
+            self.audible.set()
         delay = start - time.perf_counter()
         if delay > 0:
             time.sleep(delay)
@@ -119,6 +125,7 @@ class ProbeSink(Sink):
     def take(self) -> list[tuple[float, float, np.ndarray, int]]:
         with self._lock:
             out, self.blocks = self.blocks, []
+            self.audible.clear()
         return out
 
 
@@ -147,15 +154,6 @@ def percentile(values: list[float], p: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
-def wait_for(cond: Any, timeout: float) -> bool:
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if cond():
-            return True
-        time.sleep(0.0005)
-    return cond()
-
-
 def measure(engine: str, rounds: int, seed: int, threshold: float, dump: Path | None,
             counter: list[int]) -> list[dict[str, Any]] | str:
     try:
@@ -167,7 +165,7 @@ def measure(engine: str, rounds: int, seed: int, threshold: float, dump: Path | 
     rng = random.Random(seed)
     rows: list[dict[str, Any]] = []
     for lang, kinds in SENTENCES.items():
-        probe = ProbeSink()
+        probe = ProbeSink(threshold)
         sp = Speaker(eng, probe, lang)
         try:
             sp.say(kinds["short"][0], Priority.TEXT)  # unmeasured: imports, caches, spare process
@@ -179,20 +177,14 @@ def measure(engine: str, rounds: int, seed: int, threshold: float, dump: Path | 
                         probe.take()
                         t_call = time.perf_counter()
                         item = sp.say(text, Priority.TEXT)
-                        heard = [None]
-
-                        def audible_seen(heard: list[Any] = heard, probe: ProbeSink = probe,
-                                         item: Any = item) -> bool:
-                            with probe._lock:
-                                blocks = list(probe.blocks)
-                            heard[0] = first_audible(blocks, threshold)
-                            return heard[0] is not None or item.done.is_set()
-
-                        wait_for(audible_seen, 10)
+                        # the measuring thread sleeps meanwhile: it takes nothing from the player
+                        probe.audible.wait(10)
+                        with probe._lock:
+                            heard = first_audible(list(probe.blocks), threshold)
                         t_int = None
-                        if heard[0] is not None:
-                            target = heard[0] + rng.uniform(0.03, 0.3)
-                            wait_for(lambda target=target: time.perf_counter() >= target, 1)
+                        if heard is not None:
+                            delay = heard + rng.uniform(0.03, 0.3) - time.perf_counter()
+                            time.sleep(max(0.0, delay))
                             if not item.done.is_set():
                                 t_int = time.perf_counter()
                                 sp.interrupt()
@@ -293,8 +285,10 @@ def main(argv: list[str] | None = None) -> int:
         args.dump.mkdir(parents=True, exist_ok=True)
         (args.dump / "utterances.jsonl").write_text("", encoding="utf-8")
     n = sum(len(v) for k in SENTENCES.values() for v in k.values())
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     print(f"{n} sentences (fr, en; short, long, starting with P or T) x {args.rounds} rounds; "
-          f"audible above {args.threshold_db:.0f} dBFS; python {sys.version.split()[0]}")
+          f"audible above {args.threshold_db:.0f} dBFS; python {sys.version.split()[0]}; "
+          f"{os.cpu_count()} cores, load average {load}")
     print(f"{'':<33}say() -> first audible (ms)    interrupt() -> last audible (ms)")
     print(header)
     counter = [0]
@@ -304,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:<18} unavailable: {res}")
             continue
         report(res, name)
+    if hasattr(os, "getloadavg"):
+        print("load average at the end: " + " / ".join(f"{x:.1f}" for x in os.getloadavg()))
     return 0
 
 

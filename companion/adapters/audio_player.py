@@ -21,6 +21,7 @@ from companion.narration import Priority
 from .audio_sinks import NullSink, RecordingSink, Sink
 from .speech_queue import Decision, Item, SpeechQueue
 from .speech_trim import Trimmed
+from .worker import raise_priority
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -190,6 +191,7 @@ class Player:
 
     # --- the thread ---
     def _run(self) -> None:
+        raise_priority()  # a sound thread: ahead of the rest when the system allows it
         while True:
             with self._cond:
                 while not self.queue.pending and not self.queue.closed:

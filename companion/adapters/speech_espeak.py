@@ -252,6 +252,38 @@ class EspeakNgEngine(SpeechEngine):
             return iter(())
         if self.library is not None:
             return self.library.take().stream(text, voice or DEFAULT_VOICES.get(lang, lang), rate, volume)
+        return self._process_stream(text, lang, rate, voice, volume)
+
+    def synth(
+        self,
+        text: str,
+        lang: str,
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        volume: float = 1.0,
+    ) -> tuple[np.ndarray, int]:
+        """The whole utterance, from the espeak-ng program when it is installed: the same
+        text always gives the same samples (the audio rules are built from it and compared
+        byte for byte), which libespeak-ng, keeping a little state from one sentence to the
+        next, does not promise. Live speech goes through `stream`."""
+        if self.library is None or self.path is None or not text.strip():
+            return super().synth(text, lang, rate=rate, voice=voice, volume=volume)
+        import numpy as np
+
+        stream = _EspeakStream(self.argv(lang, rate, voice), text, volume)
+        chunks, rates = [], [self.sample_rate]
+        try:
+            for chunk, chunk_sr in stream:
+                chunks.append(chunk)
+                rates.append(chunk_sr)
+        finally:
+            stream.close()
+        samples = np.concatenate(chunks).astype(np.float32, copy=False) if chunks else np.zeros(0, np.float32)
+        return samples, rates[-1]
+
+    def _process_stream(self, text: str, lang: str, rate: int, voice: str | None,
+                        volume: float) -> Iterator[tuple[np.ndarray, int]]:
         argv = self.argv(lang, rate, voice)
         proc = self._take_spare(argv)
         if proc is None:  # none ready: one for the next sentence, now

@@ -73,18 +73,21 @@ class LibStream:
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._cond = threading.Condition()
         self._ahead = 0  # samples made and not read yet
+        self._requests = 0  # times the reader asked for a chunk
         self.produced = 0  # samples made in all
 
     # the synthesis thread
     def put(self, samples: np.ndarray) -> bool:
-        """Hand over samples; wait while AHEAD_S are waiting to be read. False: closed."""
+        """Hand over samples; then wait while AHEAD_S are waiting to be read, and after the
+        first chunk until the reader comes back for the second (so that nothing competes
+        with the first sound on its way out). False: closed."""
         limit = int(AHEAD_S * self.sample_rate)
         with self._cond:
             self._ahead += len(samples)
             self.produced += len(samples)
             self._q.put(("audio", samples))
-            if self._ahead > limit and not self._cond.wait_for(
-                lambda: self.closed or self._ahead <= limit, timeout=ABANDONED_S
+            if not self._cond.wait_for(
+                lambda: self.closed or (self._requests >= 2 and self._ahead <= limit), timeout=ABANDONED_S
             ):
                 self.closed = True  # nobody reads it any more
             return not self.closed
@@ -100,6 +103,9 @@ class LibStream:
     def __next__(self) -> tuple[np.ndarray, int]:
         if self.closed:
             raise StopIteration
+        with self._cond:
+            self._requests += 1
+            self._cond.notify_all()
         try:
             kind, value = self._q.get(timeout=self.TIMEOUT)
         except queue.Empty:
@@ -127,7 +133,7 @@ class EspeakLibrary:
     """libespeak-ng, privately loaded, driven by one thread."""
 
     def __init__(self) -> None:
-        self._worker = Worker("espeak-lib")
+        self._worker = Worker("espeak-lib", audio_priority=True)
         self._voice: str | None = None
         self._rate: int | None = None
         self._job: LibStream | None = None  # the one being synthesised (worker thread)

@@ -8,12 +8,29 @@ then; the stuck call stays in its daemon thread, which nobody waits for.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+AUDIO_NICE = -10  # a sound thread's priority where it may be raised (root, or RLIMIT_NICE)
+
+
+def raise_priority() -> bool:
+    """Give the calling thread a sound thread's priority (nice AUDIO_NICE), as sound servers
+    do, when the system allows it; COMPANION_AUDIO_PRIORITY=0 turns it off. Whether it did."""
+    if os.environ.get("COMPANION_AUDIO_PRIORITY", "1") == "0" or not hasattr(os, "setpriority"):
+        return False
+    try:
+        tid = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, tid) > AUDIO_NICE:
+            os.setpriority(os.PRIO_PROCESS, tid, AUDIO_NICE)
+        return True
+    except OSError:  # not allowed: the ordinary priority
+        return False
 
 
 class WorkerTimeout(Exception):
@@ -27,14 +44,18 @@ class WorkerStopped(Exception):
 class Worker:
     """A daemon thread that runs the calls handed to `call`, one at a time, in order."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, audio_priority: bool = False) -> None:
+        """`audio_priority`: the thread asks for a sound thread's priority (`raise_priority`)."""
         self.name = name
+        self.audio_priority = audio_priority
         self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[Any]] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._closed = False
         self._thread.start()
 
     def _run(self) -> None:
+        if self.audio_priority:
+            raise_priority()
         while True:
             job = self._jobs.get()
             if job is None:
