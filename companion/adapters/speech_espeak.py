@@ -251,7 +251,8 @@ class EspeakNgEngine(SpeechEngine):
         if not text.strip():
             return iter(())
         if self.library is not None:
-            return self.library.take().stream(text, voice or DEFAULT_VOICES.get(lang, lang), rate, volume)
+            name = voice or DEFAULT_VOICES.get(lang, lang)
+            return self.library.take(name).stream(text, name, rate, volume)
         return self._process_stream(text, lang, rate, voice, volume)
 
     def synth(

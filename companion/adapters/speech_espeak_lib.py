@@ -238,7 +238,7 @@ class LibraryPool:
     """One library per utterance being synthesised at once (the table's and each private
     channel's), made as needed, MAX at most; one spare is made ahead, in the background."""
 
-    MAX = 4
+    MAX = 8  # the table and a private channel for each player, speaking at once
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -246,13 +246,14 @@ class LibraryPool:
         self._making: threading.Event | None = None
         self._closed = False
 
-    def take(self) -> EspeakLibrary:
-        """A free library (made now if none is and none is being made)."""
+    def take(self, voice: str | None = None) -> EspeakLibrary:
+        """A free library (made now if none is and none is being made); a spare made ahead
+        loads `voice`."""
         while True:
             with self._lock:
                 for lib in self._libs:
                     if lib.free:
-                        self._spare_ahead()
+                        self._spare_ahead(voice)
                         return lib
                 making = self._making
                 if making is None and len(self._libs) >= self.MAX:
@@ -263,20 +264,22 @@ class LibraryPool:
                 else:
                     start = False
             if start:
-                self._make(making)
+                self._make(making, voice)
             else:
                 making.wait(10)
 
-    def _spare_ahead(self) -> None:
+    def _spare_ahead(self, voice: str | None) -> None:
         """(Under the lock) when every library but the one being taken is busy, make one more."""
         free = sum(1 for lib in self._libs if lib.free)
         if free <= 1 and self._making is None and len(self._libs) < self.MAX and not self._closed:
             making = self._making = threading.Event()
-            threading.Thread(target=self._make, args=(making,), name="espeak-lib-spare", daemon=True).start()
+            threading.Thread(target=self._make, args=(making, voice), name="espeak-lib-spare", daemon=True).start()
 
-    def _make(self, making: threading.Event) -> None:
+    def _make(self, making: threading.Event, voice: str | None = None) -> None:
         try:
             lib = EspeakLibrary()
+            if voice:
+                lib.prepare(voice)
         except UnavailableEngine:
             lib = None
         with self._lock:

@@ -482,3 +482,29 @@ def test_a_failing_listener_does_not_stop_the_speech():
         assert any("listener bug" in e for e in sp.player.errors)
     finally:
         sp.close()
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+def test_two_speakers_speak_at_once_with_real_espeak():
+    """The table and a private channel: each sentence has its own synthesis (one waiting for
+    its listener must not hold the other back)."""
+    from companion.adapters.speech_espeak import EspeakNgEngine
+
+    eng = EspeakNgEngine(backend="library")
+    sinks = [GatedSink(at=30), GatedSink(at=30)]
+    speakers = [Speaker(eng, sink, "fr") for sink in sinks]
+    try:
+        for sp in speakers:
+            sp.say(LONG, Priority.MESSAGE)
+        # both are held inside a write, 30 blocks into their sentence, at the same time
+        assert all(sink.reached.wait(20) for sink in sinks)
+        for sink in sinks:
+            sink.release.set()
+        for sp in speakers:
+            sp.interrupt()  # (MESSAGE: not cut) they finish
+        assert all(sp.wait(60) for sp in speakers)
+        assert all(not s.items[0].cut and s.items[0].seconds > 5 for s in sinks)
+    finally:
+        for sp in speakers:
+            sp.close()
+        eng.close()
