@@ -107,7 +107,7 @@ def test_crc16_and_crc_a_known_values(lib):
 
 
 def test_ndef_text_record_round_trip(lib):
-    text = "kikoi:kigliss-sleep".encode()
+    text = b"kikoi:kigliss-sleep"
     tlv = (ctypes.c_uint8 * 80)()
     n = lib.ndef_make(text, ctypes.c_uint8(len(text)), tlv)
     mem = bytes(tlv[:n]).ljust(64, b"\x00")
