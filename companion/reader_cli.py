@@ -41,8 +41,14 @@ def listen_main(args: argparse.Namespace) -> int:
     events: queue.Queue = queue.Queue()
     reader = TokenReader(args.port, events.put).start()
     end = time.monotonic() + args.seconds if args.seconds else None
+    next_status = time.monotonic() + args.status if args.status else None
     try:
         while end is None or time.monotonic() < end:
+            if next_status is not None and time.monotonic() >= next_status:
+                from companion.protocol import StatusReq
+
+                reader.send(StatusReq())
+                next_status += args.status
             try:
                 event = events.get(timeout=0.1)
             except queue.Empty:
@@ -86,6 +92,8 @@ def reader_main(argv: list[str]) -> int:
     li.add_argument("port", help="a device (/dev/ttyACM0) or a pyserial URL")
     li.add_argument("--json", action="store_true", help="one JSON object a line")
     li.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    li.add_argument("--status", type=float, default=None, metavar="SECONDS",
+                    help="ask the reader's counters (CRC errors, reader faults) this often")
     sub.add_parser("emulate", help="a reader in software on a pseudo-terminal (commands on stdin)", add_help=False)
     wr = sub.add_parser("write", help="write a text (e.g. kikoi:kigliss-sleep) on the tag lying on a slot")
     wr.add_argument("port")

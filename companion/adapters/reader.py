@@ -310,7 +310,9 @@ class TokenReader:
                 self._last_hello_req = now
                 self.send(p.HelloReq())
             try:
-                data = self._port.read(512)
+                data = self._port.read(1)  # waits at most the port's timeout (50 ms)
+                if data:
+                    data += self._port.read(self._port.in_waiting)
             except Exception:  # noqa: BLE001 - the port vanished (unplugged, board gone)
                 self._close_port()
                 self._lost("unplugged")

@@ -113,10 +113,29 @@ def edge() -> list[dict]:
               {"kind": "malformed", "type": 3}),
         valid("placed, text not UTF-8 is malformed", 0x02, 15, bytes([0, 4]) + UID4 + bytes([2, 0xC3, 0x28]),
               {"kind": "malformed", "type": 2}),
+        truncated_by_a_delimiter(),
         valid("hello, trailing bytes ignored", 0x01, 16, bytes([1, 1, 0, 0, 0, 0, 0, 2, 0, 1, 0xEE]),
               {"kind": "hello", "version": 1, "firmware": [1, 0, 0], "reader_id": 2,
                "capabilities": 0, "slots": 1}),
     ]
+
+
+def truncated_by_a_delimiter() -> dict:
+    """COBS + a CRC without final XOR: when the CRC's low byte is 0x00 (1 frame in 256), a frame
+    that loses its last byte still passes the CRC, one byte shorter. The payload's own lengths
+    catch it: the PLACED below, cut so, is a sound frame with a malformed payload."""
+    for n in range(256 * 8):
+        seq, slot = n % 256, n // 256
+        payload = bytes([slot, 4]) + UID4 + tlv("kikoi:kiboss-house")
+        b = body(0x02, seq, payload)
+        if b[-1] == 0:
+            cut = cobs.encode(b[:-1]) + b"\x00"
+            assert cobs.encode(b)[:-1] + b"\x00" == cut
+            return {"name": "a PLACED that lost its last byte (its CRC ends in 0x00): malformed",
+                    "valid": True, "hex": cut.hex(),
+                    "frame": {"type": 2, "seq": seq, "payload_hex": payload[:-1].hex()},
+                    "message": {"kind": "malformed", "type": 2}}
+    raise AssertionError("no seq gives a CRC ending in 0x00")
 
 
 def bad() -> list[dict]:
