@@ -36,7 +36,8 @@ class SimBoard:
 
     def __init__(self, hexfile: str) -> None:
         self.proc = subprocess.Popen([str(BUILD / "readersim"), str(BUILD / hexfile)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().split()
         assert line and line[0] == "PTY", line
@@ -45,6 +46,13 @@ class SimBoard:
         self.dec = p.Decoder()
         self.enc = p.Encoder()
         self.got: list[p.Received] = []
+
+    def command(self, line: str) -> str:
+        """A command to the simulated MFRC522s (tag, untag, retag, text); its answer."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().strip()
 
     def send(self, msg: p.Message) -> int:
         seq, wire = self.enc.encode(msg)

@@ -1,7 +1,13 @@
 /* readersim: runs the reader's firmware (.hex or .elf) on simavr's ATmega328P with its
- * serial port on a pseudo-terminal, paced to real time.
+ * serial port on a pseudo-terminal, paced to real time, and a simulated MFRC522 with an
+ * NTAG213 on each slot's SPI chip select (mfrc522_sim.c).
  *
  *   readersim build/reader.hex        prints "PTY /dev/pts/N", then runs until killed
+ *
+ * Commands on standard input (each answered "ok ..." or "error ..."):
+ *   tag SLOT UID14HEX [TEXT]    a tag in the field of SLOT's reader (fresh memory with TEXT)
+ *   untag SLOT / retag SLOT     takes it away / puts the same tag (and memory) back
+ *   text SLOT                   answers "ok text TEXT": the text in that tag's memory
  *
  * Our own small bridge on libsimavr's public API (the idea of simavr's uart_pty part, not
  * its code): the UART's output IRQ writes to the pty; bytes read from the pty go into the
@@ -22,6 +28,8 @@
 #include "sim_avr.h"
 #include "sim_elf.h"
 #include "sim_hex.h"
+
+#include "mfrc522_sim.h"
 
 static int master = -1;
 static uint8_t in_q[4096];
@@ -103,6 +111,73 @@ static void pump_in(void)
     }
 }
 
+static char cmd_buf[512];
+static size_t cmd_n;
+
+static void run_command(char *line)
+{
+    char *words[3] = {0};
+    int n = 0, slot;
+    char *save = NULL, *w = strtok_r(line, " \t\r", &save);
+    while (w && n < 3) {
+        words[n++] = w;
+        w = n < 2 ? strtok_r(NULL, " \t\r", &save) : strtok_r(NULL, "\r", &save);
+    }
+    if (n < 2 || (slot = atoi(words[1])) < 0 || slot >= SIM_SLOTS) {
+        printf("error %s\n", n ? words[0] : "");
+        fflush(stdout);
+        return;
+    }
+    if (!strcmp(words[0], "tag") && n >= 3) {
+        uint8_t uid[7];
+        char *text = strchr(words[2], ' ');
+        if (text)
+            *text++ = 0;
+        if (strlen(words[2]) != 14) {
+            printf("error uid\n");
+            fflush(stdout);
+            return;
+        }
+        for (int i = 0; i < 7; i++) {
+            unsigned v;
+            sscanf(words[2] + 2 * i, "%2x", &v);
+            uid[i] = (uint8_t)v;
+        }
+        mfrc_sim_tag(slot, uid, text ? text : "");
+    } else if (!strcmp(words[0], "untag")) {
+        mfrc_sim_untag(slot);
+    } else if (!strcmp(words[0], "retag")) {
+        mfrc_sim_retag(slot);
+    } else if (!strcmp(words[0], "text")) {
+        char t[128];
+        mfrc_sim_text(slot, t, sizeof t);
+        printf("ok text %s\n", t);
+        fflush(stdout);
+        return;
+    } else {
+        printf("error %s\n", words[0]);
+        fflush(stdout);
+        return;
+    }
+    printf("ok %s\n", words[0]);
+    fflush(stdout);
+}
+
+static void pump_commands(void)
+{
+    char buf[256];
+    ssize_t r = read(0, buf, sizeof buf);
+    for (ssize_t i = 0; i < r; i++) {
+        if (buf[i] == '\n') {
+            cmd_buf[cmd_n] = 0;
+            run_command(cmd_buf);
+            cmd_n = 0;
+        } else if (cmd_n < sizeof cmd_buf - 1) {
+            cmd_buf[cmd_n++] = buf[i];
+        }
+    }
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -177,6 +252,8 @@ int main(int argc, char **argv)
                             xon_hook, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
                             xoff_hook, NULL);
+    mfrc_sim_attach(avr);
+    fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
     byte_cycles = f_cpu / 11520; /* 10 bits a byte at 115200 baud */
     avr_cycle_timer_register(avr, byte_cycles, feed_timer, NULL);
 
@@ -196,6 +273,7 @@ int main(int argc, char **argv)
         }
         flush_out();
         pump_in();
+        pump_commands();
         { /* pace to real time: never run ahead of the wall clock by more than 2 ms */
             double ahead = (double)avr->cycle / f_cpu - (now_s() - t0);
             if (ahead > 0.002)
