@@ -186,8 +186,19 @@ int hal_write_text(uint8_t slot, const uint8_t *text, uint8_t len)
 uint32_t hal_reader_id(void)
 {
     uint32_t id = eeprom_read_dword((uint32_t *)0);
-    if (id == 0xFFFFFFFFUL || id == 0) { /* blank EEPROM: make one up once, from timing noise */
-        id = 0x52440000UL ^ ((uint32_t)TCNT1 << 16) ^ (uint32_t)millis_now ^ ((uint32_t)ADCL << 8);
+    if (id == 0xFFFFFFFFUL || id == 0) {
+        /* Blank EEPROM: make an id up once from the noise of the temperature sensor's last
+         * bits (internal 1.1 V reference, ADC channel 8), and keep it. */
+        ADMUX = _BV(REFS1) | _BV(REFS0) | 8;
+        ADCSRA = _BV(ADEN) | _BV(ADPS2) | _BV(ADPS1) | _BV(ADPS0);
+        for (uint8_t i = 0; i < 64; i++) {
+            ADCSRA |= _BV(ADSC);
+            while (ADCSRA & _BV(ADSC))
+                ;
+            id = (id << 1 | id >> 31) ^ ADCL ^ ((uint32_t)ADCH << 8) ^ TCNT1;
+            id *= 2654435761UL;
+        }
+        ADCSRA = 0;
         if (id == 0xFFFFFFFFUL || id == 0)
             id = 0x52440001UL;
         eeprom_update_dword((uint32_t *)0, id);

@@ -54,8 +54,8 @@ void mfrc_init(uint8_t slot)
         ;
     wr(slot, TModeReg, 0x80);      /* TAuto: the timer starts at the end of a transmission */
     wr(slot, TPrescalerReg, 0xA9); /* 13.56 MHz / (2*169+1) = 40 kHz: 25 us a tick */
-    wr(slot, TReloadRegH, 0x03);   /* 1000 ticks: 25 ms until a silent tag times out */
-    wr(slot, TReloadRegL, 0xE8);
+    wr(slot, TReloadRegH, 0x01);   /* 400 ticks: 10 ms until a silent tag times out (a tag */
+    wr(slot, TReloadRegL, 0x90);   /* answers REQA in 0.1 ms; an NTAG page write takes 4.1 ms) */
     wr(slot, TxASKReg, 0x40);      /* 100 % ASK modulation */
     wr(slot, ModeReg, 0x3D);       /* CRC preset 0x6363 (ISO 14443-3) */
     wr(slot, TxControlReg, (uint8_t)(rd(slot, TxControlReg) | 0x03)); /* antenna on */
@@ -80,9 +80,9 @@ static uint8_t transceive(uint8_t slot, const uint8_t *out, uint8_t n, uint8_t b
         irq = rd(slot, ComIrqReg);
         if (irq & 0x30)            /* RxIRq or IdleIRq */
             break;
-        if (irq & 0x01)            /* TimerIRq: no answer within 25 ms */
+        if (irq & 0x01)            /* TimerIRq: no answer within 10 ms */
             return R_TIMEOUT;
-        if (hal_millis() - t0 > 40)
+        if (hal_millis() - t0 > 30)
             return R_FAULT;        /* the chip never finished: it is not there or hung */
     }
     wr(slot, BitFramingReg, 0);

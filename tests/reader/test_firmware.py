@@ -11,7 +11,7 @@ import pytest
 
 from companion import protocol as p
 
-from .conftest import all_frame_vectors, load
+from .conftest import FIRMWARE, all_frame_vectors, load
 from .firmware import BUILD, SimBoard, make
 
 
@@ -130,6 +130,17 @@ def test_board_build_fits_the_atmega328p():
     ram = sec.get("data", 0) + sec.get("bss", 0)
     assert flash <= 32768 - 512, flash  # leaves room for the Arduino bootloader (optiboot)
     assert ram <= 2048 - 768, ram       # leaves room for the stack
+
+
+def test_four_slot_build_fits_too(tmp_path):
+    make("all")  # the tools are there
+    r = subprocess.run(["make", "-C", str(FIRMWARE), f"BUILD={tmp_path}", "SLOTS=4", "all"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = subprocess.run(["avr-size", "-A", str(tmp_path / "reader.elf")], capture_output=True, text=True, check=True).stdout
+    sec = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\.(\w+)\s+(\d+)", out, re.M)}
+    assert sec["text"] + sec.get("data", 0) <= 32768 - 512
+    assert sec.get("data", 0) + sec.get("bss", 0) <= 2048 - 768
 
 
 @pytest.fixture

@@ -138,3 +138,24 @@ def test_token_reader_posts_to_the_inbox_and_writes_a_tag():
     finally:
         reader.close()
         emu.close()
+
+
+def test_reader_write_command_and_emulator_errors():
+    emu = Emulator("--seed", "3")
+    try:
+        emu.proc.stdin.write("place nine x\n")
+        emu.proc.stdin.flush()
+        assert emu.proc.stdout.readline().startswith("error")
+        emu.proc.stdin.write("dance\n")
+        emu.proc.stdin.flush()
+        assert emu.proc.stdout.readline().startswith("error unknown command")
+        emu("place 0 kikoi:kigliss-sleep")
+        r = subprocess.run([sys.executable, "-m", "companion.cli", "reader", "write", emu.path, "0", "kikoi:kigliss-eat"],
+                           capture_output=True, text=True, timeout=30)
+        assert (r.returncode, r.stdout.strip()) == (0, "ok")
+        r = subprocess.run([sys.executable, "-m", "companion.cli", "reader", "listen", emu.path, "--seconds", "2.5"],
+                           capture_output=True, text=True, timeout=30)
+        assert "placed slot 0: kikoi:kigliss-eat [" in r.stdout, r.stdout
+        assert r.stdout.startswith("reader 52440001: protocol 1, firmware 1.0.0, 4 slot(s)"), r.stdout
+    finally:
+        emu.close()
