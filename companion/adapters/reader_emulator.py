@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 
 from companion import protocol as p
 
+MAX_TEXT = 51  # what a PLACED with a 10-byte UID can carry
+
 
 def uid_for(text: str) -> bytes:
     """A stable 7-byte UID (NXP's 0x04 first) for a token known by its text."""
@@ -168,6 +170,8 @@ class EmulatedBoard:
                 return self._send(p.Ack(seq, p.ACK_NO_TAG))
             return self._send(p.Placed(msg.slot, rep.uid, rep.text)) + self._send(p.Ack(seq))
         if isinstance(msg, p.WriteTag):
+            if len(msg.text.encode()) > MAX_TEXT:
+                return self._send(p.Ack(seq, p.ACK_BAD_PAYLOAD))
             rep = self.reported.get(msg.slot)
             if rep is None:
                 return self._send(p.Ack(seq, p.ACK_NO_TAG))

@@ -179,6 +179,10 @@ static void handle(const proto_frame_t *f)
         }
         slot = p[0];
         len = p[1];
+        if (len > MAX_TEXT) {  /* more than a PLACED could ever report back */
+            send_ack(f->seq, ACK_BAD_PAYLOAD);
+            return;
+        }
         if (slot >= READER_SLOTS || !slots[slot].present) {
             send_ack(f->seq, ACK_NO_TAG);
             return;
@@ -187,8 +191,8 @@ static void handle(const proto_frame_t *f)
             send_ack(f->seq, ACK_WRITE_FAILED);
             return;
         }
-        slots[slot].text_len = len > MAX_TEXT ? MAX_TEXT : len;
-        memcpy(slots[slot].text, p + 2, slots[slot].text_len);
+        slots[slot].text_len = len;
+        memcpy(slots[slot].text, p + 2, len);
         send_ack(f->seq, ACK_OK);
         return;
     }

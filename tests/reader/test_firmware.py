@@ -183,6 +183,8 @@ def test_simulated_board_reports_an_injected_token(board):
     seq = board.send(p.SlotReq(0))
     assert board.wait_for(lambda r: isinstance(r.message, p.Placed)).message == placed.message
     assert board.wait_for(lambda r: isinstance(r.message, p.Ack)).message == p.Ack(seq, 0)
+    seq = board.send(p.WriteTag(0, "z" * 52))  # more than a PLACED could report back
+    assert board.wait_for(lambda r: isinstance(r.message, p.Ack)).message == p.Ack(seq, p.ACK_BAD_PAYLOAD)
     board.send(p.Unknown(0xF1, b"\x00"))
     assert board.wait_for(lambda r: isinstance(r.message, p.Removed)).message == p.Removed(0, uid)
     assert board.wait_for(lambda r: isinstance(r.message, p.Presence)).message.entries == ()

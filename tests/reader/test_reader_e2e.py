@@ -135,6 +135,10 @@ def test_token_reader_posts_to_the_inbox_and_writes_a_tag():
         while seq not in reader.acks and time.monotonic() < end:
             time.sleep(0.02)
         assert reader.acks[seq] == p.ACK_NO_TAG
+        seq = reader.write_tag(0, "z" * 52)
+        while seq not in reader.acks and time.monotonic() < end:
+            time.sleep(0.02)
+        assert reader.acks[seq] == p.ACK_BAD_PAYLOAD
     finally:
         reader.close()
         emu.close()
