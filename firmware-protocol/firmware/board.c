@@ -5,6 +5,7 @@
 #include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/io.h>
+#include <avr/wdt.h>
 #include <util/delay.h>
 
 #include "device.h"
@@ -232,6 +233,8 @@ uint8_t hal_button(void)
 
 int main(void)
 {
+    MCUSR = 0;                      /* after a watchdog reset: stop it before it fires again */
+    wdt_disable();
     DDRD |= _BV(PD3) | _BV(PD5) | _BV(PD6);
     PORTD |= _BV(PD2);              /* button pull-up */
     DDRC |= _BV(PC0);
@@ -248,8 +251,10 @@ int main(void)
         mfrc_init(i);
 #endif
     device_init();
+    wdt_enable(WDTO_1S);            /* a hung bus or chip restarts the board (HELLO says so) */
     for (;;) {
         uint8_t lost;
+        wdt_reset();
         while (rx_tail != rx_head) {
             uint8_t b = rx_buf[rx_tail];
             rx_tail = (uint8_t)((rx_tail + 1) % RX_SIZE);
