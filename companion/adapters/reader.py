@@ -306,7 +306,8 @@ class TokenReader:
                     continue
                 first = False
             now = self._clock()
-            if not self.tracker.accepting and now - self._last_hello_req >= HELLO_EVERY:
+            asking = not self.tracker.accepting or self._lost_since is not None
+            if asking and now - self._last_hello_req >= HELLO_EVERY:
                 self._last_hello_req = now
                 self.send(p.HelloReq())
             try:

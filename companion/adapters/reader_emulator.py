@@ -10,6 +10,7 @@ then PRESENCE at once, a heartbeat PRESENCE, ACKs), and takes commands on standa
     flip                         one bit of the next frame flipped
     unplug / replug              the USB cable (the board loses power: replug boots it)
     reset                        the board restarts, the port stays
+    mute / unmute                the board hangs (sends nothing, answers nothing) / recovers
     quit
 
 The first line printed is the port's path (a symbolic link that stays the same across
@@ -203,6 +204,7 @@ class PtyLine:
         self.link = link
         self.master: int | None = None
         self.slave: int | None = None
+        self.muted = False
 
     def plug(self) -> None:
         master, slave = os.openpty()
@@ -227,7 +229,7 @@ class PtyLine:
         self.master = self.slave = None
 
     def write(self, data: bytes) -> None:
-        if self.master is None or not data:
+        if self.master is None or not data or self.muted:
             return
         try:
             os.write(self.master, data)
@@ -315,6 +317,8 @@ def _command(words: list[str], board: EmulatedBoard, line: PtyLine, rng: random.
             if line.master is None:
                 line.plug()
                 line.write(board.boot(now))
+        elif cmd in ("mute", "unmute"):
+            line.muted = cmd == "mute"
         elif cmd == "reset":
             line.write(board.boot(now))
         else:

@@ -139,6 +139,14 @@ def test_token_reader_posts_to_the_inbox_and_writes_a_tag():
         while seq not in reader.acks and time.monotonic() < end:
             time.sleep(0.02)
         assert reader.acks[seq] == p.ACK_BAD_PAYLOAD
+        emu("mute")  # the board hangs: lost after two silent seconds, back when it speaks
+        lost = inbox.get(timeout=6)
+        assert isinstance(lost, Device) and lost.event.to_json()["event"] == "lost"
+        assert lost.event.to_json()["why"] == "silent"
+        emu("unmute")
+        back = inbox.get(timeout=6)
+        assert isinstance(back, Device) and back.event.to_json()["event"] == "back"
+        assert inbox.get(timeout=1.5) is None  # the token is still there: nothing else to say
     finally:
         reader.close()
         emu.close()
