@@ -24,6 +24,7 @@ import hashlib
 import os
 import random
 import selectors
+import shutil
 import sys
 import tempfile
 import termios
@@ -250,7 +251,8 @@ def run(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
     args = ap.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    link = args.link or os.path.join(tempfile.mkdtemp(prefix="reader-"), "ttyREADER")
+    made = None if args.link else tempfile.mkdtemp(prefix="reader-")
+    link = args.link or os.path.join(str(made), "ttyREADER")
     rng = random.Random(args.seed)
     board = EmulatedBoard(int(args.id, 16), args.slots, args.debounce, args.grace, args.heartbeat, rng=rng)
     line = PtyLine(link)
@@ -294,6 +296,8 @@ def run(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
                 line.write(board.tick(time.monotonic()))
     finally:
         line.unplug()
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
 
 
 def _command(words: list[str], board: EmulatedBoard, line: PtyLine, rng: random.Random) -> str:
