@@ -19,6 +19,7 @@ a token on its own.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -259,7 +260,10 @@ class TokenReader:
 
     def _emit(self, events: list[ReaderEvent]) -> None:
         for e in events:
-            self.on_event(e)
+            try:
+                self.on_event(e)
+            except Exception:  # noqa: BLE001 - a failing listener must not stop the reader
+                logging.getLogger(__name__).exception("reader event listener failed on %r", e)
 
     def _lost(self, why: str) -> None:
         if not self._lost_reported:
