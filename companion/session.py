@@ -149,6 +149,8 @@ class Session:
             self.journal.action(seat, self.match.game.action_to_json(action))
         self._record(events)
         self._narrate(events)
+        if self.journal is not None and hasattr(self.journal, "announced"):
+            self.journal.announced()  # the move is said: a resume need not say it again
 
     # ------------------------------------------------------------------ flow
     def start(self, resumed: bool = False) -> None:
