@@ -76,8 +76,9 @@ def set_default(path: str | Path | None) -> None:
     if path is None:
         pointer.unlink(missing_ok=True)
         return
-    pointer.parent.mkdir(parents=True, exist_ok=True)
-    pointer.write_text(str(Path(path).expanduser().resolve()) + "\n", encoding="utf-8")
+    from companion.files import write_text_atomic
+
+    write_text_atomic(pointer, str(Path(path).expanduser().resolve()) + "\n")
 
 
 def load(spec: str) -> Deck:
@@ -107,4 +108,6 @@ def dumps(deck: Deck) -> str:
 
 
 def save(deck: Deck, path: str | Path) -> None:
-    Path(path).expanduser().write_text(dumps(deck), encoding="utf-8")
+    from companion.files import write_text_atomic
+
+    write_text_atomic(Path(path).expanduser(), dumps(deck))
