@@ -13,6 +13,7 @@ import errno
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 # errno -> message id (core.po); anything else: core.error.io_other.
 _ERRNO_MSG = {
@@ -92,4 +93,114 @@ def remove(path: Path | str) -> None:
     fsync_dir(path.parent)
 
 
-__all__ = ["fsync_dir", "io_message_id", "remove", "temp_beside", "write_atomic", "write_text_atomic"]
+# --------------------------------------------------------------------------- reading untrusted files
+MAX_INPUT_BYTES = 1 << 20  # a command-line tool's input file: 1 MiB is far beyond any real one
+MAX_DEPTH = 32  # nesting of JSON arrays and objects
+MAX_NUMBER_CHARS = 24  # characters of one JSON number
+
+
+class InputFileError(ValueError):
+    """An input file a command-line tool refuses: one clear line, exit status 2."""
+
+
+def read_input(path: str, *, limit: int = MAX_INPUT_BYTES, stdin: Any = None) -> str:
+    """The text of `path` (`-`: standard input): at most `limit` bytes, UTF-8 (a BOM is
+    dropped), no NUL byte (a binary file). InputFileError says what is wrong."""
+    import sys
+
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            src = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
+            data = src.read(limit + 1)
+            if isinstance(data, str):  # a text stream (a test's StringIO)
+                data = data.encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(limit + 1)
+    except IsADirectoryError:
+        raise InputFileError(f"{name} is a folder, not a file") from None
+    except OSError as exc:
+        raise InputFileError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputFileError(f"{name} is too large (more than {limit} bytes)")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputFileError(f"{name} is UTF-16 text: save it as UTF-8")
+    if b"\x00" in data:
+        raise InputFileError(f"{name} is not a text file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+    return text.removeprefix("\ufeff")
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (checked before parsing: no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def load_json_text(text: str, name: str = "the file", *, max_depth: int = MAX_DEPTH,
+                   max_number: int = MAX_NUMBER_CHARS) -> Any:
+    """JSON with limits: nesting, length of numbers, no NaN or Infinity."""
+    import json
+
+    if _depth(text) > max_depth:
+        raise InputFileError(f"{name}: JSON nested more than {max_depth} levels deep")
+
+    def number(s: str) -> Any:
+        if len(s) > max_number:
+            raise InputFileError(f"{name}: a number of {len(s)} characters")
+        return float(s) if any(c in s for c in ".eE") else int(s)
+
+    def constant(s: str) -> Any:
+        raise InputFileError(f"{name}: {s} is not a number")
+
+    try:
+        return json.loads(text, parse_int=number, parse_float=number, parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(f"{name} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise InputFileError(f"{name}: JSON nested too deeply") from None
+
+
+def load_json_input(path: str, **limits: Any) -> Any:
+    name = "standard input" if path == "-" else path
+    return load_json_text(read_input(path), name, **limits)
+
+
+def strict_int(value: Any, what: str, lo: int, hi: int) -> int:
+    """An integer from parsed JSON: a real integer (not true/false, not 3.0, not "3") in range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputFileError(f"{what} must be a whole number, not {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise InputFileError(f"{what} must be between {lo} and {hi}")
+    return value
+
+
+def ascii_digits(text: str) -> bool:
+    """Digits 0-9 only (no Arabic-Indic, full-width or superscript digits)."""
+    return text.isascii() and text.isdigit()
+
+
+__all__ = [
+    "InputFileError", "ascii_digits", "fsync_dir", "io_message_id", "load_json_input", "load_json_text", "read_input",
+    "remove", "strict_int", "temp_beside", "write_atomic", "write_text_atomic",
+]
