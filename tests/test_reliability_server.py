@@ -163,3 +163,29 @@ def test_the_rules_routes_share_an_application_with_other_pages(tmp_path):
         srv.shutdown()
         srv.server_close()
 
+
+
+def test_rules_scan_refuses_a_huge_image_before_decoding_it(tmp_path):
+    import resource
+    import zlib
+
+    from companion.audiorules.scan import TooLarge, decode
+
+    # A 41 kB-class PNG of 20000 x 20000 white pixels: its header says the size.
+    width = height = 20000
+    raw_rows = zlib.compress((b"\x00" + b"\xff" * width) * 200, 9)
+    png = b"\x89PNG\r\n\x1a\n"
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+    png += chunk(b"IHDR", width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 0, 0, 0, 0]))
+    png += chunk(b"IDAT", raw_rows) + chunk(b"IEND", b"")
+    path = tmp_path / "huge.png"
+    path.write_bytes(png)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.monotonic()
+    with pytest.raises(TooLarge) as exc:
+        decode(path)
+    assert "20000 x 20000" in str(exc.value) and time.monotonic() - t0 < 5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000  # kB: nothing decoded
