@@ -125,26 +125,39 @@ def _decode(raw: bytes) -> dict[str, Any]:
 
 
 def _fix_one_byte(raw: bytes) -> dict[str, Any] | None:
-    """The record a line held before one of its bytes was changed, if the CRC says so."""
-    if len(raw) > _FIX_LIMIT or not raw.startswith(b'{"crc":"'):
+    """The record a line held before one of its bytes was changed, if the CRC says so: the
+    frame (`{"crc":"........","r":` ... `}`) is rebuilt, a damaged CRC digit recomputed, or
+    each byte of the payload tried until the CRC matches (then the record is decoded)."""
+    head, mid = b'{"crc":"', b'","r":'
+    if not 24 <= len(raw) <= _FIX_LIMIT:
         return None
-    buf = bytearray(raw)
-    for i in range(len(buf)):
-        orig = buf[i]
-        for b in range(32, 127):  # the encoder writes JSON: a damaged ASCII byte is put back
-            if b == orig:
-                continue
-            buf[i] = b
-            with contextlib.suppress(ValueError):
-                return _decode(bytes(buf))
-        for b in range(0xC2, 0xF5) if orig >= 0x80 else ():  # a damaged lead byte of UTF-8
-            buf[i] = b
-            with contextlib.suppress(ValueError):
-                return _decode(bytes(buf))
-        for b in range(0x80, 0xC0) if orig >= 0x80 else ():  # a damaged continuation byte
-            buf[i] = b
-            with contextlib.suppress(ValueError):
-                return _decode(bytes(buf))
+    crc_hex, payload = raw[8:16], raw[22:-1]
+
+    def framed(crc: bytes, body: bytes) -> dict[str, Any] | None:
+        try:
+            return _decode(head + crc + mid + body + b"}")
+        except ValueError:
+            return None
+
+    actual = binascii.crc32(payload) & 0xFFFFFFFF
+    mine = b"%08x" % actual
+    try:
+        stated: int | None = int(crc_hex, 16)
+    except ValueError:
+        stated = None
+    if stated == actual or sum(x != y for x, y in zip(crc_hex, mine, strict=True)) == 1:
+        return framed(mine, payload)  # the frame or one CRC digit was hit, the payload is whole
+    if stated is None or raw[:8] != head or raw[16:22] != mid or not raw.endswith(b"}"):
+        return None
+    buf = bytearray(payload)
+    crc32 = binascii.crc32
+    for i, orig in enumerate(payload):
+        for value in range(256):
+            buf[i] = value
+            if value != orig and crc32(buf) & 0xFFFFFFFF == stated:
+                got = framed(crc_hex, bytes(buf))
+                if got is not None:
+                    return got
         buf[i] = orig
     return None
 
