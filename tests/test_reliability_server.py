@@ -189,3 +189,14 @@ def test_rules_scan_refuses_a_huge_image_before_decoding_it(tmp_path):
         decode(path)
     assert "20000 x 20000" in str(exc.value) and time.monotonic() - t0 < 5
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000  # kB: nothing decoded
+
+
+def test_the_load_bench_answers_and_cuts_off_slow_clients():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import server_load
+
+    r = server_load.run(clients=20, dribblers=3, header_timeout=0.5, normal=3, hold=1.5)
+    assert r["storm_ok"] == 20 and r["storm_failed"] == 0 and r["normal_median"] is not None
+    assert r["dribblers_closed"] == 3
