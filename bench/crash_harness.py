@@ -140,10 +140,12 @@ def kill_profile(tmp: Path, rnd: random.Random) -> dict[str, int]:
     path = tmp / "marie.json"
     proc = subprocess.Popen([sys.executable, "-c", PROFILE_CHILD.format(root=str(ROOT), path=str(path))],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(rnd.uniform(0.2, 1.0))
+    time.sleep(rnd.uniform(0.3, 1.5))
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     broken = 0
+    if not path.exists():
+        return {"kills": 1, "broken": 0, "before_first_save": 1}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         broken = int(not isinstance(data, dict) or "rate" not in data)
