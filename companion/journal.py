@@ -258,12 +258,11 @@ def scan(data: bytes, path: Path) -> Scan:
     out: list[tuple[int, dict[str, Any]]] = []
     problems: list[Problem] = []
     stop: int | None = None
-    rewrite = not data.endswith(b"\n")
+    rewrite = False  # a lost final newline or a blank line is harmless: no rewrite for them
     for i, raw in enumerate(lines, start=1):
         if stop is not None:
             continue
         if not raw.strip():
-            rewrite = True
             continue
         recs: list[dict[str, Any]] | None
         try:
@@ -644,6 +643,9 @@ class Opened:
         if not self.scan.needs_rewrite:
             j = Journal(self.path, fd=self.fd)
             j.plies = len(self.contents().actions)
+            size = os.fstat(self.fd).st_size
+            if size and os.pread(self.fd, 1, size - 1) != b"\n":
+                j._raw(b"\n")  # a save that lost its final newline: the next move on a line of its own
             return j
         try:
             self.backup = rewrite(self.path, [r for _, r in self.kept])
@@ -676,11 +678,7 @@ def open_resume(path: Path) -> Opened:
     try:
         if os.fstat(fd).st_size > 256 << 20:
             raise JournalError("not_a_journal", path, 0, [], "too large")
-        data = _read_fd(fd)
-        if not data.endswith(b"\n") and data.strip():
-            # A save that lost its final newline: every later append starts on a fresh line.
-            pass
-        return Opened(path, scan(data, path), fd)
+        return Opened(path, scan(data=_read_fd(fd), path=path), fd)
     except BaseException:
         os.close(fd)
         raise

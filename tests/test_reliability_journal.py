@@ -305,3 +305,14 @@ def test_journal_api_stays_backward_compatible(tmp_path):
     c = jr.read(p)
     assert c.finished and c.actions == [{"seat": 0, "action": {"take": 2}}] and c.announced == 0
     assert json.loads(p.read_text().splitlines()[0])["r"]["version"] == jr.VERSION
+
+
+def test_resume_of_a_save_without_its_final_newline_appends_on_a_fresh_line(tmp_path):
+    p = write_game(tmp_path / "g.jsonl", [(0, 1), (1, 1)])
+    p.write_bytes(p.read_bytes().rstrip(b"\n"))
+    opened = jr.open_resume(p)
+    j = opened.settle()
+    j.action(0, {"take": 1})
+    j.close()
+    assert opened.backup is None and not opened.scan.problems  # nothing to say, nothing copied
+    assert [a["action"]["take"] for a in jr.read(p).actions] == [1, 1, 1]
