@@ -114,7 +114,7 @@ def kill_repair(tmp: Path, rnd: random.Random) -> dict[str, int]:
     try:
         opened = jr.open_resume(path)  # what a resume would do now
         opened.settle().close()
-        if len(jr.read(path).actions) != moves:
+        if len(jr.read(path).actions) != moves or list(path.parent.glob(".*.tmp")):
             broken = 1
     except (jr.JournalError, OSError):
         broken = 1

@@ -632,6 +632,9 @@ class Opened:
         """Keep the records before line `cut` (and before any bad line), rewrite the save
         crash-safely when anything was set aside or mended, and return the journal to
         append to, still locked."""
+        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            with contextlib.suppress(OSError):  # left by a repair that was killed: we hold the lock
+                stale.unlink()
         if problem is not None:
             self.scan.problems.append(problem)
         if cut is not None:
