@@ -342,11 +342,26 @@ class Server:
         return f"http://127.0.0.1:{self.server_address[1]}"
 
     def serve_forever(self) -> None:
-        """Serve until `shutdown` (from another thread) or KeyboardInterrupt."""
+        """Serve until `shutdown` (from another thread), or Ctrl+C / SIGTERM in the main thread
+        (then it returns normally: the caller closes the server and says so)."""
+        import signal
+
+        handled = []
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                try:
+                    self.loop.add_signal_handler(sig, self._stopped.set)
+                    handled.append(sig)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass
         try:
             self.loop.run_until_complete(self._until_stopped())
+        except KeyboardInterrupt:
+            pass
         finally:
             self._stopped.set()
+            for sig in handled:
+                self.loop.remove_signal_handler(sig)
 
     async def _until_stopped(self) -> None:
         while not self._stopped.is_set():
