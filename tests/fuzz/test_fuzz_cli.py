@@ -147,3 +147,8 @@ def test_random_files_never_crash_a_tool(data, tool, tmp_path_factory, capsys):
     assert code in (0, 1, 2)
     if code == 2:
         assert err.strip()
+
+
+def test_kikoi_bots_refuses_unbounded_work(capsys):
+    assert kikoi(["bots", "--games", "1" + "0" * 12]) == 2
+    assert "--games" in capsys.readouterr().err

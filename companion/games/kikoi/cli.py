@@ -110,6 +110,8 @@ def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
     from .bot import BOTS
 
+    if not 1 <= args.games <= 10_000:
+        raise ValueError("--games must be between 1 and 10000")
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in BOTS]
     if unknown:
