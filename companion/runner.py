@@ -305,7 +305,8 @@ def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tu
             seat = int(rec["seat"])
             action = jr.decode_action(game, rec["action"])
             match.play(seat, action)
-        except (ValueError, IllegalAction) as exc:
+        except (ValueError, IllegalAction, KeyError, IndexError, TypeError, AttributeError) as exc:
+            # a hand edit that decodes but that the rules cannot take: not a move of this game
             cut = c.action_lines[i]
             problem = jr.Problem(cut, "unknown_move", str(exc)[:60])
             break

@@ -161,3 +161,32 @@ def test_damaged_saves_resume_or_are_refused_in_words(saved_games, tmp_path_fact
             assert notes or canon(c.actions) == canon(jr.read(path).actions)
     finally:
         journal.close()
+
+
+actions_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.text(max_size=6)
+    | st.sampled_from(["A1", "J10", "+", "*", "move", "row", "left", "all", "kigliss-sleep", "give"]),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(st.sampled_from(["type", "op", "operands", "result", "push", "place", "outer", "ask",
+                                       "token", "reply", "drew", "pass", "pirate", "row", "digits", "declare"]),
+                      children, max_size=4),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(["goodfortune", "kissa", "kikoi"]), seat=st.integers(-1, 3), action=actions_json)
+def test_hand_edited_moves_with_a_valid_crc_are_said_never_a_crash(saved_games, tmp_path_factory, game, seat, action):
+    path = tmp_path_factory.mktemp("h") / "save.jsonl"
+    path.write_bytes(saved_games[game] + jr._encode({"kind": "action", "seat": seat, "action": action}))
+    n = len(jr.contents(jr.records(path)[:-1]).actions)
+    try:
+        journal, pieces, notes = open_saved_game(path, "fr")
+    except UserError as exc:
+        assert exc.msg.id.startswith("core.error.")
+        return
+    journal.close()
+    c = pieces[-1]
+    assert len(c.actions) in (n, n + 1)  # the edit was a real move, or it was set aside and said
+    if len(c.actions) == n:
+        assert any(msg_id.startswith("core.journal_set_aside.") for msg_id, _ in notes)
