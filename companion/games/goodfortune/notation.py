@@ -135,13 +135,19 @@ def _covers(folded: str, word: str) -> bool:
     return folded == word
 
 
+def _digits(token: str) -> bool:
+    """A number typed in digits: decimal digits only ("²" is not one) and at most 30 of them,
+    so a 5000-digit line is not understood instead of ending the game (issue #16)."""
+    return token.isdecimal() and len(token) <= 30
+
+
 def numbers_in(folded: str) -> list[int]:
     """Numbers said in folded text, as digits or words ("douze", "vingt et un"), in order."""
     tokens = folded.split()
     out: list[int] = []
     i = 0
     while i < len(tokens):
-        if tokens[i].isdigit():
+        if _digits(tokens[i]):
             out.append(int(tokens[i]))
             i += 1
             continue
@@ -181,7 +187,7 @@ def number_items(folded: str) -> list[tuple[int, str]]:
 
 
 def _number_at(tokens: list[str], i: int) -> tuple[int, int]:
-    if tokens[i].isdigit():
+    if _digits(tokens[i]):
         return int(tokens[i]), 1
     for phrase in _NUMBER_PHRASES:
         k = len(phrase.split())
