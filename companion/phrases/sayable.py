@@ -10,13 +10,15 @@ action phrases, else a sample that keeps at least one phrase of every template.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core.text import fold
 
 from .tables import groups, spoken
 
+T = TypeVar("T")
 LIMIT = 2000
 _SLOT = re.compile(r"\{(\w+)\}")
 
@@ -105,14 +107,29 @@ class Builder:
 
 
 def sample_covering(items: list[tuple[str, str, str]], limit: int) -> list[tuple[str, str, str]]:
-    """At most `limit` items, evenly spread, with at least one of every template."""
-    firsts: dict[str, int] = {}
-    for i, (_p, _c, t) in enumerate(items):
-        firsts.setdefault(t, i)
+    """At most `limit` (phrase, command, template) items, evenly spread, with at least one of
+    every template."""
+    return pick(items, limit, lambda item: item[2])
+
+
+def pick(items: Sequence[T], limit: int, kind: Callable[[T], Any]) -> list[T]:
+    """All `items` when there are at most `limit`, else `limit` of them evenly spread that
+    hold the first item of every `kind` (a template): a sample that covers every template.
+    `items` may be a lazy sequence (2kissa10's move list): only the chosen ones are made,
+    and `kind` is asked of every item only when the items are too many."""
+    n = len(items)
+    if n <= limit:
+        return list(items)
+    firsts: dict[Any, int] = {}
+    for i, item in enumerate(items):
+        firsts.setdefault(kind(item), i)
     chosen = set(list(firsts.values())[:limit])
     room = limit - len(chosen)
-    if room > 0:
-        step = len(items) / room
-        for k in range(room):
-            chosen.add(int(k * step))
-    return [items[i] for i in sorted(chosen)][:limit]
+    k = 0
+    while room > 0 and k < limit:
+        i = int(k * n / limit)
+        if i not in chosen:
+            chosen.add(i)
+            room -= 1
+        k += 1
+    return [items[i] for i in sorted(chosen)]
