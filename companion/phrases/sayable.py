@@ -71,6 +71,7 @@ class Builder:
     queries: list[tuple[str, str]] = field(default_factory=list)
     actions: list[tuple[str, str, str]] = field(default_factory=list)  # (phrase, command, template)
     shared: list[tuple[str, str]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # more grammar keys (Kaliko's step separator)
 
     def rule(self, template: str, command: str) -> None:
         """A template of the grammar; `command` is "action" for a move, else the query's name."""
@@ -102,6 +103,7 @@ class Builder:
             "lang": self.lang,
             "rules": [{"template": p, "command": c} for p, c in self.shared] + self.rules,
             "slots": self.slots,
+            **self.extra,
         }
         return Sayable(concrete, grammar)
 

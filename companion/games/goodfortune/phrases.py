@@ -32,12 +32,12 @@ def end_name(end: str, lang: str) -> str:
 def _action(ui: GameUI, match: Match[Any, Any], seat: int, action: Any, lang: str) -> tuple[str, dict[str, str]]:
     """(template key, slot values) of one legal action."""
     if isinstance(action, Declare):
-        number = spell(action.number, lang)
+        tile = spell(action.number, lang)
         if action.left is not None:
-            return "declare_charm", {"number": number, "charm": charm_name(action.left, lang)}
-        return "declare", {"number": number}
+            return "declare_charm", {"tile": tile, "charm": charm_name(action.left, lang)}
+        return "declare", {"tile": tile}
     if isinstance(action, Push):
-        return "push", {"number": spell(action.number, lang)}
+        return "push", {"tile": spell(action.number, lang)}
     if isinstance(action, Place):
         same_end = [a for a in match.legal(seat) if isinstance(a, Place) and a.end == action.end]
         if action.outer is not None and len({a.outer for a in same_end}) > 1:

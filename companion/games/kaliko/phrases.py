@@ -114,8 +114,10 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
         b.rule(t[key], key)
         for v in values:
             b.say(fill(t[key], **{slot: v}), key)
-    for key in ("place", "orient", "turn", "sequence"):
-        b.rule(t[key], {"place": "here", "orient": "orient", "turn": "turn", "sequence": "steps"}[key])
+    for key, command in (("place", "here"), ("orient", "orient"), ("turn", "turn")):
+        b.rule(t[key], command)
+    # a play in one line: its steps joined by the separator (« ensuite », "and then") or « ; »
+    b.extra["separator"] = sep
     if match.over or match.current != seat:
         return
     b.rule(t["play"], "action")
@@ -133,7 +135,9 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
                 b.say(t["exchange_all"], command, t["exchange_all"])
             else:
                 pos = " ".join(str(hand.index(n) + 1) for n in action.tiles)
+                b.slot("positions", [pos])
                 b.say(fill(t["exchange"], positions=pos), command, t["exchange"])
         elif isinstance(action, Play):
+            b.slot("cell", [cell_name(q, r, lang) for q, r, _t in action.placements])
             steps = prefix + play_steps(ui, match, seat, action, lang)
             b.say(f" {sep} ".join(steps), command, t["play"])

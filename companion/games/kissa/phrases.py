@@ -78,8 +78,9 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
             b.say(move_phrase(board, action, lang), command, t[key])
         elif isinstance(action, EnterRow):
             b.rule(t["enter_row"], "action")
-            b.say(fill(t["enter_row"], row=str(action.row + 1), digits=" ".join(action.digits)), command,
-                  t["enter_row"])
+            digits = " ".join(action.digits)
+            b.slot("digits", [digits])  # any ten digits: a sample (each rotation of 0-9)
+            b.say(fill(t["enter_row"], row=str(action.row + 1), digits=digits), command, t["enter_row"])
         elif isinstance(action, StartPlay):
             b.rule(t["start"], "action")
             b.slot("player", list(match.players))
