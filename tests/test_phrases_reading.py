@@ -8,8 +8,8 @@ import pytest
 from companion.commands import global_command, shared_words
 from companion.core import Match, fold
 from companion.games.goodfortune.notation import find_charms, number_items
-from companion.games.kikoi import Rules as Kikoi
 from companion.games.kikoi import UI as KikoiUI
+from companion.games.kikoi import Rules as Kikoi
 from companion.games.kikoi.notation import find_tokens, scan
 from companion.games.kikoi.rules import Ask
 from companion.games.kikoi.tokens import token_from_id
