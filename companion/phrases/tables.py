@@ -128,9 +128,14 @@ def words(name: str, key: str, lang: str | None = None) -> tuple[str, ...]:
 
 def spoken(name: str, key: str, lang: str) -> Any:
     """`table[key]` of one language as written (not folded): canonical spoken forms,
-    templates. Falls back to English, then French, when the language lacks it."""
-    for lg in (lang, "en", "fr"):
-        value = table(name, lg).get(key)
-        if value is not None:
-            return value
+    templates. What the language lacks comes from English (then French): an object is
+    completed key by key, so a new language may start with a few templates."""
+    value = table(name, lang).get(key)
+    fallback = table(name, "en").get(key, table(name, "fr").get(key))
+    if isinstance(value, dict) and isinstance(fallback, dict):
+        return {**fallback, **value}
+    if value is not None:
+        return value
+    if fallback is not None:
+        return fallback
     raise TableError(f"{lang}/{name}.json: no {key}")
