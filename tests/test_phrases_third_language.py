@@ -11,7 +11,7 @@ from companion.cli import main
 from companion.commands import global_command, understand
 from companion.core import Match
 from companion.games import kikoi
-from companion.games.kikoi.rules import Ask
+from companion.games.kikoi.rules import Ask, Reply
 from companion.games.kikoi.tokens import token_from_id
 from companion.phrases import extra_dir, find_players, languages, read_number, yes_no
 
@@ -34,6 +34,16 @@ def test_a_third_language_from_a_folder_of_tables(capsys):
         intent = ui.parse("mi petas glata dormas de Zoé", match, seat)
         assert getattr(intent, "action", None) == Ask(2, token_from_id("kigliss-sleep"))
         assert understand(ui, "poentoj", match, seat)[:2] == ("answer", "status")
+
+        physical = kikoi.Rules(physical=True)
+        answering = Match(physical, ["Marie", "Paul", "Zoé"], 6)
+        while answering.state.phase != "answer":
+            s = answering.current
+            legal = answering.legal(s)
+            answering.play(s, next((a for a in legal if isinstance(a, Ask)), legal[0]))
+        asked = answering.current
+        assert getattr(kikoi.UI(physical).parse("jes", answering, asked), "action", None) == Reply(True)
+        assert getattr(kikoi.UI(physical).parse("ne", answering, asked), "action", None) == Reply(False)
 
         sayable = ui.phrases(match, seat, "eo")
         assert sayable.grammar["lang"] == "eo"

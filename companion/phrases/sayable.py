@@ -10,7 +10,7 @@ action phrases, else a sample that keeps at least one phrase of every template.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -114,24 +114,27 @@ def sample_covering(items: list[tuple[str, str, str]], limit: int) -> list[tuple
     return pick(items, limit, lambda item: item[2])
 
 
-def pick(items: Sequence[T], limit: int, kind: Callable[[T], Any]) -> list[T]:
+def pick(items: Sequence[T], limit: int, kind: Callable[[T], Any], kinds: Iterable[Any] | None = None) -> list[T]:
     """All `items` when there are at most `limit`, else `limit` of them evenly spread that
-    hold the first item of every `kind` (a template): a sample that covers every template.
-    `items` may be a lazy sequence (2kissa10's move list): only the chosen ones are made,
-    and `kind` is asked of every item only when the items are too many."""
+    hold an item of every `kind` (a template): a sample that covers every template.
+
+    `items` may be a lazy sequence (2kissa10's move list): only the chosen ones are made.
+    When the caller knows the `kinds` there may be, the items are searched only until one of
+    each is found; otherwise every item's kind is asked."""
     n = len(items)
     if n <= limit:
         return list(items)
-    firsts: dict[Any, int] = {}
-    for i, item in enumerate(items):
-        firsts.setdefault(kind(item), i)
-    chosen = set(list(firsts.values())[:limit])
-    room = limit - len(chosen)
-    k = 0
-    while room > 0 and k < limit:
-        i = int(k * n / limit)
-        if i not in chosen:
-            chosen.add(i)
-            room -= 1
-        k += 1
+    chosen = {int(k * n / limit) for k in range(limit)}
+    seen = {kind(items[i]) for i in chosen}
+    wanted = None if kinds is None else set(kinds) - seen
+    if wanted is None or wanted:
+        for i, item in enumerate(items):
+            k = kind(item)
+            if k not in seen and (wanted is None or k in wanted):
+                seen.add(k)
+                chosen.add(i)
+                if wanted is not None:
+                    wanted.discard(k)
+                    if not wanted:
+                        break
     return [items[i] for i in sorted(chosen)]

@@ -12,18 +12,20 @@ as the steps one after the other (`KalikoUI.parse` calls it first).
 from __future__ import annotations
 
 import re
+from itertools import combinations
 from typing import Any
 
-from companion.core import Match
+from companion.core import IllegalAction, Match
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, action_command
 from companion.narration import Priority, Raw, catalog, say
 from companion.phrases import LIMIT, Builder, cached, fill, pick, spoken, words
 
-from .finder import constraints_key, open_ends
+from .finder import all_plays, constraints_key, open_ends
 from .notation import cell_msg, clock
 from .rules import Exchange, Pass, Play, packed_board
-from .tiles import COLOUR, COLOURS, FITS, OT_NUMBER, ROTATIONS, cell_id, cell_qr, oriented
+from .tiles import COLOUR, COLOURS, FITS, ORIENTED, OT_NUMBER, ROTATIONS, cell_id, cell_qr, oriented
 
+FULL_HAND = 4  # every legal action is listed up to this hand size; beyond, a sample
 QUERIES = ("hand", "cell", "ends", "board", "score", "bag", "hint", "best", "moves", "draft", "clear")
 HOURS = (1, 3, 5, 7, 9, 11)
 
@@ -90,6 +92,30 @@ def play_steps(ui: GameUI, match: Match[Any, Any], seat: int, play: Play, lang: 
     return steps
 
 
+def actions(ui: GameUI, match: Match[Any, Any], seat: int) -> list[Any]:
+    """The legal actions to list: all of them for a hand of up to `FULL_HAND` tiles; for a
+    bigger hand (a 7-tile hand has tens of thousands of plays, half a minute to find) a
+    sample: the pass, the exchanges and the plays of up to `FULL_HAND` tiles, each checked
+    by the rules."""
+    hand = tuple(match.state.hands[seat])
+    if len(hand) <= FULL_HAND or match.current != seat:
+        return list(match.legal(seat))
+    found: list[Any] = [Pass()]
+    found += [Exchange(tuple(sorted(c))) for k in range(1, len(hand) + 1) for c in combinations(hand, k)]
+    game = ui.game
+    for f in all_plays(packed_board(match.state.board), list(hand), game.config["crossings_new_tiles_only"],
+                       game.config["double_main_only"], max_tiles=FULL_HAND):
+        found.append(Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in f.placements))))
+    out = []
+    for action in found:
+        try:
+            match.check(seat, action)
+        except IllegalAction:
+            continue
+        out.append(action)
+    return out
+
+
 def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     lang = b.lang
     t = spoken("kaliko", "templates", lang)
@@ -125,7 +151,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     b.rule(t["exchange"], "action")
     b.rule(t["exchange_all"], "action")
     prefix = [t["clear"]] if getattr(ui, "drafts", {}).get(seat) and ui.drafts[seat].placed else []  # type: ignore[attr-defined]
-    legal = pick(match.legal(seat), LIMIT, lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
+    legal = pick(actions(ui, match, seat), LIMIT, lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
     for action in legal:
         command = action_command(ui.game, action)
         if isinstance(action, Pass):

@@ -17,7 +17,7 @@ from companion import phrases as tables
 from companion.core import Event, IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse
 from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import find_players, strip_players
+from companion.phrases import find_players, strip_players, yes_no
 
 from . import narration
 from .notation import Found, scan
@@ -116,6 +116,9 @@ class KikoiUI(GameUI):
                 return Act(Pirate(False))
             return None
         if phase == ANSWER:
+            said = yes_no(folded)  # a plain yes or no in any language of the tables
+            if said in ("yes", "no"):
+                return Act(Reply(said == "yes"))
             if _has(folded, words("refuse")):
                 return Act(Reply(False))
             if _has(folded, words("give")):

@@ -67,7 +67,9 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
         finder = ui.game.finder(board)  # type: ignore[attr-defined]
         b.slot("number", [cat.text(number_msg(n.value, n.cells)) for n in finder.numbers])
     # a full board has tens of thousands of moves: an even sample with both operations
-    moves = pick(legal, LIMIT, lambda a: (type(a).__name__, getattr(a, "op", None)))
+    moves = pick(legal, LIMIT, lambda a: (type(a).__name__, getattr(a, "op", None)), [("Move", PLUS), ("Move", TIMES)])
+    if Declare() in legal and Declare() not in moves:  # physical table: "no solution"
+        moves.append(Declare())
     for action in moves:
         if isinstance(action, Move):
             action = spoken_move(board, action)
