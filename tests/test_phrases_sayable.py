@@ -57,7 +57,7 @@ def playout(name: str, options: dict[str, Any], n_players: int, steps: int, seed
     return ui, match
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parts(template: str) -> tuple[str, ...]:
     return tuple(p for p in re.split(r"(\{\w+\})", template) if p)
 
