@@ -17,9 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz, process
-from text_to_num import text2num
-
 from companion.core.text import fold
 
 from .tables import cached, groups, languages, table, words
@@ -66,6 +63,8 @@ def _phrase_value(phrase: str) -> int | None:
         return known
     if " " not in phrase:
         return None
+    from text_to_num import text2num  # imported when first needed: start-up stays fast
+
     for lang in _text2num_langs():
         try:
             return int(text2num(phrase, lang))
@@ -212,6 +211,8 @@ def close_match(word: str, choices: Sequence[str], cutoff: float = 85) -> str | 
     None also when two choices are as close."""
     if not choices:
         return None
+    from rapidfuzz import fuzz, process  # imported when first needed: start-up stays fast
+
     found = process.extract(fold(word), list(choices), scorer=fuzz.ratio, limit=2, score_cutoff=cutoff)
     if not found:
         return None
