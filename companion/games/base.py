@@ -20,13 +20,14 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core import Event, Game, IllegalAction, Match
 from companion.narration import Msg, Priority, Utterance, say
 from companion.phrases import Builder, Sayable, shared_phrases
 
 FALL_THROUGH = ("yes", "no")  # shared words a game's own reading may take (companion.commands)
+IntentT = TypeVar("IntentT", bound="Intent | None")
 
 
 @dataclass
@@ -169,9 +170,9 @@ class GameUI(ABC):
         return copy.deepcopy(self, {id(self.game): self.game})
 
 
-def named(intent: Intent, command: str) -> Intent:
+def named(intent: IntentT, command: str) -> IntentT:
     """`intent`, named `command` unless it names itself or is an action (named by it)."""
-    if intent.command is None and not isinstance(intent, (Act, Confirm)):
+    if intent is not None and intent.command is None and not isinstance(intent, (Act, Confirm)):
         intent.command = command
     return intent
 

@@ -168,10 +168,10 @@ class KalikoUI(GameUI):
         else:
             # "rouge 3" / "red 3": orient the tile being placed
             if colour_of_word(words[0]) and len(words) >= 2:
-                return self._orient(match, seat, colour_of_word(words[0]), words[1:])
+                return named(self._orient(match, seat, colour_of_word(words[0]), words[1:]), "orient")
             cell = parse_cell(raw)
             if cell is not None:
-                return self._go(match, seat, cell)
+                return named(self._go(match, seat, cell), "go")
             return None
         handler = getattr(self, f"_cmd_{key}")
         return named(handler(match, seat, rest, raw), key)
