@@ -136,6 +136,18 @@ class GameUI(ABC):
         """The audio-rules chapter about what is happening now (for `règle`/`rule`)."""
         return None
 
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """At a physical table, the chance outcomes `seat` may tell now, as written ids (RULES
+        §7: a KIKOI token `kigliss-sleep`, a Good Fortune tile `12`); [] when no chance is told
+        now. Typed today, read by the token reader next: both go through `told`."""
+        return []
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """The intent of a chance outcome told by the table (a written id of `chance`, or the
+        words a player says for it); None when it is none of this game's outcomes now."""
+        return None
+
     # --- what is sayable now ------------------------------------------------------------------
     def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr") -> Sayable:
         """What `seat` may say now that means something, in `lang`: the shared words and every

@@ -132,6 +132,23 @@ class GoodFortuneUI(GameUI):
                 acts.append(Act(Declare(n)))
         return acts[0] if len(acts) == 1 else Seq(acts)
 
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tiles the table may declare now (physical set-up): `12`, or `12:clover` with the
+        charm on its left half (domino_half, central tiles)."""
+        return [f"{a.number}:{a.left}" if a.left else str(a.number) for a in match.legal(seat) if isinstance(a, Declare)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        number, _sep, charm = outcome.partition(":")
+        legal = [a for a in match.legal(seat) if isinstance(a, Declare)]
+        if not legal:
+            return None
+        if number.strip().isdigit():
+            left = fold(charm) or None
+            found = [a for a in legal if a.number == int(number) and (left is None or a.left == left)]
+            return Act(found[0] if len(found) == 1 else Declare(int(number), left))
+        return self._declare(fold(outcome), match, seat)
+
     # --- readings -----------------------------------------------------------------------------------
     def _query(self, folded: str, toks: set[str], match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state

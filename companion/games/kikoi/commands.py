@@ -20,7 +20,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 from companion.phrases import find_players, strip_players, yes_no
 
 from . import narration
-from .notation import Found, scan
+from .notation import Found, find_tokens, scan
 from .rules import (
     ALL,
     ANSWER,
@@ -202,6 +202,18 @@ class KikoiUI(GameUI):
         else:
             q = say("kikoi.which_kikoi", Priority.TEXT, "question", seat)
         return Ask(q, resolve)
+
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tokens `seat` may say they took from the bag now (the deal or a draw)."""
+        return [token_id(a.token) for a in match.legal(seat) if isinstance(a, Drew)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        tokens = find_tokens(outcome)
+        drawn = {a.token for a in match.legal(seat) if isinstance(a, Drew)}
+        if len(tokens) != 1 or not drawn:
+            return None
+        return Act(Drew(tokens[0]))  # a token not in the bag is refused with the reason
 
     # --- queries -------------------------------------------------------------------------------------
     def board(self, match: Match[Any, Any], seat: int, found: Found | None = None) -> list[Utterance]:
