@@ -28,6 +28,7 @@ EXTERNAL = {
     "rules": ("companion.audiorules.cli", "rules_main"),
     "qr": ("companion.audiorules.cli", "qr_main"),
     "serve": ("companion.audiorules.cli", "serve_main"),
+    "join": ("companion.adapters.join", "main"),
 }
 
 
@@ -51,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed of the deal (same seed, same game)")
     play.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a variant of the rules")
     play.add_argument("--journal", type=Path, default=None, help="save file (default: under ~/.local/share/companion)")
+    play.add_argument("--web", action="store_true", help="a private page per player, on their phone (docs/private-channels.md)")
+    play.add_argument("--lan", action="store_true", help="with --web: pages reachable from the local network (phones)")
+    play.add_argument("--port", type=int, default=8766, help="with --web: the pages' port (0: any free port)")
+    play.add_argument("--web-urls", type=Path, default=None, metavar="FILE", help="with --web: write each seat's secret address as JSON")
+    play.add_argument("--qr", type=Path, default=None, metavar="FILE.png", help="with --web: save the table address's QR code as PNG")
+    play.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
 
     res = sub.add_parser("resume", help="continue a saved game (the last unfinished one by default)")
     res.add_argument("file", nargs="?", type=Path)
@@ -74,6 +81,7 @@ _EXTERNAL_HELP = {
     "rules": "listen to the audio rules of a game (chapters, resume where you stopped)",
     "qr": "make a printable QR label that opens a game's audio rules",
     "serve": "serve the rules pages to phones on this computer or the home network",
+    "join": "this terminal becomes one player's private channel in the running game",
 }
 
 

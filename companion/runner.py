@@ -154,22 +154,36 @@ def play(args: argparse.Namespace) -> int:
         path = args.journal or jr.new_path(entry.name)
         journal = jr.Journal.create(path, {"game": entry.name, "options": options, "players": names,
                                            "seats": kinds, "seed": seed, "lang": lang})
-    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    channels = getattr(args, "web", False) or getattr(args, "join", False)
+    session_cls: Any = None
+    if channels:  # seats' pages and terminals (docs/private-channels.md)
+        from companion.web.bridge import ChannelSession
+
+        session_cls = ChannelSession
+    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang,
+                           session_cls=session_cls)
     if table is not None:
         session.emit(table.describe(), remember=False)
     if journal is not None and not bots_only:
         session.tell("core.journal_at", None, path=Raw(str(journal.path)))
-    _run(session, [table, *private.values()] if table else list(private.values()))
+    speakers = [table, *private.values()] if table else list(private.values())
+    if channels:
+        from companion.web.play import run_with_channels
+
+        run_with_channels(session, args, entry.titles[lang], speakers)
+        return 0
+    _run(session, speakers)
     return 0
 
 
 def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
-                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str) -> Any:
+                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str,
+                 session_cls: Any = None) -> Any:
     from companion.session import Session
 
     match: Match[Any, Any] = Match(game, names, seed)
     seats = _seats(names, kinds, bots, game, seed, private)
-    session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
+    session = (session_cls or Session)(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
                       journal=journal, log=args.log)
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))

@@ -1,0 +1,78 @@
+"""`companion play ... --web [--lan] [--port N] [--web-urls FILE] [--qr FILE.png] [--join]`:
+the seats' pages and terminals around a running game (docs/private-channels.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from companion.inbox import Inbox
+from companion.narration import Priority, Raw
+
+from .bridge import Bridge, ChannelSession
+from .seats import SeatBook
+
+
+def open_channels(inbox: Inbox, names: list[str], humans: list[int], langs: list[str], lang: str,
+                  title: str, args: argparse.Namespace) -> tuple[SeatBook, Any, Any]:
+    """The shared seat book, the web hub (or None) and the terminals' server (or None), started.
+
+    This is what the table loop calls once the match is made; every claim, line and release
+    then arrives in `inbox`. Returns (book, hub, join_server)."""
+    book = SeatBook(names, inbox, humans)
+    hub = None
+    if getattr(args, "web", False):
+        from .hub import WebHub
+
+        hub = WebHub(inbox, names, langs=langs, humans=humans, lang=lang, game_title=title,
+                     host="0.0.0.0" if args.lan else "127.0.0.1", port=args.port, book=book)
+        hub.start()
+    join = None
+    if getattr(args, "web", False) or getattr(args, "join", False):
+        from companion.adapters.join import JoinServer
+
+        join = JoinServer(book, langs)
+        join.start()
+    return book, hub, join
+
+
+def announce(session: Any, hub: Any, args: argparse.Namespace) -> None:
+    """The table address (said and printed), its QR code as text and PNG, the scripts' file."""
+    if hub is None:
+        return
+    if args.lan:
+        session.tell("core.web.lan", None, priority=Priority.IMPORTANT)
+    session.tell("core.web.table_url", None, priority=Priority.MESSAGE, url=Raw(hub.table_url))
+    session.out(hub.qr_text())
+    if getattr(args, "qr", None):
+        hub.qr_png(Path(args.qr))
+        session.tell("core.web.qr_png", None, path=Raw(str(args.qr)))
+    if getattr(args, "web_urls", None):
+        hub.write_urls(Path(args.web_urls))
+        session.tell("core.web.urls_written", None, path=Raw(str(args.web_urls)))
+
+
+def run_with_channels(session: ChannelSession, args: argparse.Namespace, title: str, speakers: list[Any]) -> None:
+    """Until the table loop is merged: keyboard, pages and terminals through one inbox."""
+    inbox = Inbox()
+    names = [s.name for s in session.seats]
+    langs = [s.lang or session.lang for s in session.seats]
+    book, hub, join = open_channels(inbox, names, session.humans, langs, session.lang, title, args)
+    bridge = Bridge(session, inbox, book)
+    try:
+        announce(session, hub, args)
+        session.start_or_resume()
+        bridge.keyboard()
+        bridge.run()
+    finally:
+        if hub is not None:
+            hub.stop()
+        if join is not None:
+            join.stop()
+    for spk in speakers:
+        spk.wait(120)
+        spk.close()
+
+
+__all__ = ["announce", "open_channels", "run_with_channels"]
