@@ -342,15 +342,15 @@ class WebHub:
         lang = self.langs[seat]
         form = await request.post()
         text = str(form.get("line", "")).replace("\r", " ").replace("\n", " ").strip()
-        error = ""
+        error, status = "", 200
         if len(text) > MAX_LINE:
-            error = _t(lang, "core.web.too_long", n=MAX_LINE)
+            error, status = _t(lang, "core.web.too_long", n=MAX_LINE), 400
         elif text and not self._allowed(seat):
-            error = _t(lang, "core.web.too_fast")
+            error, status = _t(lang, "core.web.too_fast"), 429
         elif text:
             self.inbox.post(Line(text, seat, source="web"))
         if "application/json" in request.headers.get("Accept", ""):
-            return web.json_response({"ok": not error, "error": error}, status=429 if error and "fast" in error else 200)
+            return web.json_response({"ok": not error, "error": error}, status=status)
         raise web.HTTPSeeOther(f"{PREFIX}/s/{request.match_info['token']}")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:

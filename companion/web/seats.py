@@ -172,14 +172,15 @@ class SeatBook:
 
 
 RELEASE_WORDS = ("libère", "libere", "libérer", "liberer", "release", "free")
+FILLER = frozenset({"le", "la", "place", "siege", "de", "d", "seat", "of", "the"})
 
 
 def release_target(text: str, names: list[str]) -> int | None:
     """The seat freed by a line said at the table: « libère Anne », "release Anne"; else None."""
-    words = fold(text).replace(",", " ").split()
+    words = fold(text).replace(",", " ").replace("'", " ").split()
     if len(words) < 2 or words[0] not in {fold(w) for w in RELEASE_WORDS}:
         return None
-    rest = " ".join(w for w in words[1:] if w not in ("le", "la", "siege", "de", "seat", "of", "the"))
+    rest = " ".join(w for w in words[1:] if w not in FILLER)
     for i, n in enumerate(names):
         if fold(n) == rest:
             return i
