@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -89,12 +90,14 @@ class World:
         self._known: dict[tuple[int, int | None], tuple[Any, str]] = {}  # one step's views (keeps the states alive)
 
     def heard(self, state: Any, events: list[Any], listener: int | None) -> str:
-        """What `listener` hears of a move: its events, then the next player's prompt."""
+        """What `listener` hears of a move: its events, then the next player's prompt, then the
+        answer to « état » should they ask."""
         self.match.state = state
         utts = [u for ev in events for u in self.ui.narrate(ev, self.match)]
         actor = self.game.current_player(state)
         if actor is not None:
             utts += self.ui.turn_prompt(self.match, actor)
+        utts += [u if u.to is not None else replace(u, to=listener) for u in self.ui.status(self.match, listener)]
         return "\n".join(self.render(u) for u in utts if u.to is None or u.to == listener)
 
     def render(self, u: Any) -> str:

@@ -4,6 +4,7 @@ the seats' pages and terminals around a running game (docs/private-channels.md).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +38,21 @@ def open_channels(inbox: Inbox, names: list[str], humans: list[int], langs: list
     return book, hub, join
 
 
-def announce(session: Any, hub: Any, args: argparse.Namespace) -> None:
-    """The table address (said and printed), its QR code as text and PNG, the scripts' file."""
+def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out: Callable[[str], None]) -> None:
+    """The table address (said and printed by `tell(msg_id, **params)`), its QR code printed by
+    `out` and saved as PNG with `--qr`, the seats' secret addresses with `--web-urls`."""
     if hub is None:
         return
     if args.lan:
-        session.tell("core.web.lan", None, priority=Priority.IMPORTANT)
-    session.tell("core.web.table_url", None, priority=Priority.MESSAGE, url=Raw(hub.table_url))
-    session.out(hub.qr_text())
+        tell("core.web.lan", priority=Priority.IMPORTANT)
+    tell("core.web.table_url", url=Raw(hub.table_url))
+    out(hub.qr_text())
     if getattr(args, "qr", None):
         hub.qr_png(Path(args.qr))
-        session.tell("core.web.qr_png", None, path=Raw(str(args.qr)))
+        tell("core.web.qr_png", path=Raw(str(args.qr)))
     if getattr(args, "web_urls", None):
         hub.write_urls(Path(args.web_urls))
-        session.tell("core.web.urls_written", None, path=Raw(str(args.web_urls)))
+        tell("core.web.urls_written", path=Raw(str(args.web_urls)))
 
 
 def run_with_channels(session: ChannelSession, args: argparse.Namespace, title: str, speakers: list[Any]) -> None:
@@ -61,7 +63,7 @@ def run_with_channels(session: ChannelSession, args: argparse.Namespace, title: 
     book, hub, join = open_channels(inbox, names, session.humans, langs, session.lang, title, args)
     bridge = Bridge(session, inbox, book)
     try:
-        announce(session, hub, args)
+        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.out)
         session.start_or_resume()
         bridge.keyboard()
         bridge.run()
