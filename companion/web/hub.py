@@ -198,9 +198,10 @@ class WebHub:
             app.middlewares.append(_headers)
 
     async def _serve(self) -> None:
-        self._runner = web.AppRunner(self.make_app(), keepalive_timeout=IDLE_TIMEOUT, access_log=None)
+        self._runner = web.AppRunner(self.make_app(), keepalive_timeout=IDLE_TIMEOUT, access_log=None,
+                                     shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = getattr(site, "_server", None)
         port = server.sockets[0].getsockname()[1] if server and server.sockets else self.port

@@ -22,12 +22,13 @@ class Table:
     """Anne and Bruno (humans) and a bot at a KIKOI table; `printed` is the table's screen."""
 
     def __init__(self, seed: int = 4, names: tuple[str, ...] = ("Anne", "Bruno"), bots: int = 1,
-                 web: bool = True, socket: Path | None = None) -> None:
+                 web: bool = True, socket: Path | None = None, **options: Any) -> None:
         entry = find("kikoi")
-        self.game, ui, bot_kinds = load(entry)
+        self.game, ui, bot_kinds = load(entry, **options)
         kind = next(iter(bot_kinds))
         self.names = [*names, *(f"Robot {i + 1}" for i in range(bots))]
         kinds: list[str | None] = [None] * len(names) + [kind] * bots
+        self.seed = seed
         ns = argparse.Namespace(verbosity=None, log=None)
         self.session: ChannelSession = make_session(entry, self.game, ui, bot_kinds, self.names, kinds, seed,
                                                     {}, None, None, ns, "fr", session_cls=ChannelSession)
@@ -94,4 +95,3 @@ class Table:
 
 
 __all__ = ["Table"]
-_ = Any
