@@ -70,6 +70,8 @@ class JoinServer:
         self.book = book
         self.langs = langs
         self.path = path or socket_path()
+        for lang in set(langs):  # the shared catalog loads lazily, not thread-safely: load it now
+            catalog(lang).has("core.join.welcome")
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._running = False

@@ -71,6 +71,13 @@ def _t(lang: str, msg_id: str, **params: Any) -> str:
     return catalog(lang).text(Msg(msg_id, **params))
 
 
+def warm_catalogs(langs: list[str]) -> None:
+    """Load the core messages before any server thread renders one: the shared catalog loads
+    a domain lazily and is not safe to load from two threads at once."""
+    for lang in set(langs):
+        catalog(lang).has("core.web.title")
+
+
 class WebHub:
     def __init__(self, inbox: Inbox, names: list[str], *, langs: list[str] | None = None,
                  humans: list[int] | None = None, lang: str = "fr", game_title: str = "",
@@ -79,6 +86,7 @@ class WebHub:
         self.names = list(names)
         self.lang = lang
         self.langs = list(langs) if langs else [lang] * len(names)
+        warm_catalogs([lang, *self.langs])
         self.game_title = game_title
         self.host = host
         self.port = port

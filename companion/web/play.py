@@ -68,6 +68,7 @@ def run_with_channels(session: ChannelSession, args: argparse.Namespace, title: 
         bridge.keyboard()
         bridge.run()
     finally:
+        book.close()
         if hub is not None:
             hub.stop()
         if join is not None:

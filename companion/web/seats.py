@@ -171,6 +171,15 @@ class SeatBook:
         return True
 
 
+    def close(self) -> None:
+        """The game stops: every page and terminal is told, nothing is posted any more."""
+        with self._lock:
+            claims = list(self._claims.values())
+            self._claims.clear()
+        for claim in claims:
+            claim.channel.close()
+
+
 RELEASE_WORDS = ("libère", "libere", "libérer", "liberer", "release", "free")
 FILLER = frozenset({"le", "la", "place", "siege", "de", "d", "seat", "of", "the"})
 

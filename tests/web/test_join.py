@@ -123,3 +123,47 @@ def test_join_without_a_game_says_so(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "Aucune partie en cours" in out.stderr
 
+
+
+def test_companion_play_web_end_to_end(tmp_path: Path) -> None:
+    """`companion play --web --web-urls F`: the printed table address, a seat's secret page,
+    a line typed there answered on that page only, and « quitte » at the keyboard."""
+    import json
+    import urllib.request
+
+    urls_file = tmp_path / "urls.json"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_SPEECH": "text",
+           "XDG_RUNTIME_DIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "play", "kikoi", "--players", "Anne,Bruno", "--bots", "1",
+         "--seed", "4", "--web", "--port", "0", "--web-urls", str(urls_file),
+         "--journal", str(tmp_path / "game.jsonl")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        end = time.monotonic() + 30
+        while not urls_file.exists() or not urls_file.read_text(encoding="utf-8").strip():
+            assert time.monotonic() < end and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.05)
+        urls = json.loads(urls_file.read_text(encoding="utf-8"))
+        anne = urls["Anne"]
+        with urllib.request.urlopen(anne, timeout=5) as resp:
+            assert resp.status == 200
+        # the terminal server runs beside the pages (its socket in the runtime folder)
+        assert (tmp_path / "companion" / "join.sock").exists()
+        body = urllib.parse.urlencode({"line": "mon plateau"}).encode()
+        req = urllib.request.Request(anne + "/line", data=body, headers={"Accept": "application/json"})
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            assert json.loads(resp.read()) == {"ok": True, "error": ""}
+        end = time.monotonic() + 20
+        page = ""
+        while "Privé" not in page:
+            assert time.monotonic() < end, page
+            time.sleep(0.2)
+            with urllib.request.urlopen(anne, timeout=5) as resp:
+                page = resp.read().decode()
+        assert "Privé" in page and "jetons" in page
+    finally:
+        out, err = proc.communicate("quitte\n", timeout=30)
+    assert proc.returncode == 0, err
+    assert "/t" in out and "Pages des joueurs" in out
+    assert "Téléphone connecté pour Anne." in out
