@@ -401,8 +401,8 @@ class WebHub:
                     await asyncio.wait_for(wake.wait(), HEARTBEAT)
                 except TimeoutError:
                     await resp.write(b": idle\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            pass  # the page went away; it reconnects and catches up
         finally:
             off()
         return resp
