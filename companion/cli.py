@@ -30,6 +30,7 @@ EXTERNAL = {
     "serve": ("companion.audiorules.cli", "serve_main"),
     "reader": ("companion.reader_cli", "reader_main"),
     "phrases": ("companion.phrases_cli", "phrases_main"),
+    "join": ("companion.adapters.join", "main"),
 }
 
 
@@ -53,10 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed of the deal (same seed, same game)")
     play.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a variant of the rules")
     play.add_argument("--journal", type=Path, default=None, help="save file (default: under ~/.local/share/companion)")
+    _channel_args(play)
 
     res = sub.add_parser("resume", help="continue a saved game (the last unfinished one by default)")
     res.add_argument("file", nargs="?", type=Path)
     _session_args(res)
+    _channel_args(res)
 
     demo = sub.add_parser("demo", help="a short complete narrated game with bots in every seat")
     demo.add_argument("--lang", choices=("fr", "en"), default="fr")
@@ -78,7 +81,18 @@ _EXTERNAL_HELP = {
     "serve": "serve the rules pages to phones on this computer or the home network",
     "reader": "the tactile token reader: listen to one, emulate one, write a tag",
     "phrases": "what a player can say now, with its command (--json list, --grammar for voice)",
+    "join": "this terminal becomes one player's private channel in the running game",
 }
+
+
+def _channel_args(p: argparse.ArgumentParser) -> None:
+    """Private channels for the players: pages on their phones, second terminals."""
+    p.add_argument("--web", action="store_true", help="a private page per player, on their phone (docs/private-channels.md)")
+    p.add_argument("--lan", action="store_true", help="with --web: pages reachable from the local network (phones)")
+    p.add_argument("--port", type=int, default=8766, help="with --web: the pages' port (0: any free port)")
+    p.add_argument("--web-urls", type=Path, default=None, metavar="FILE", help="with --web: write each seat's secret address as JSON")
+    p.add_argument("--qr", type=Path, default=None, metavar="FILE.png", help="with --web: save the table address's QR code as PNG")
+    p.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:

@@ -113,9 +113,10 @@ def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game
     return seats
 
 
-def _run(session: Any, speakers: list[Any]) -> None:
+def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = None, title: str = "") -> None:
     """The table loop: the keyboard posts to the inbox in its own thread, bots search in a
-    worker, and this thread alone applies inputs, until quit or the end of input."""
+    worker, seats' pages and terminals (`--web`, `--join`) post claims and lines, and this
+    thread alone applies inputs, until quit or the end of input."""
     import threading
 
     from companion.adapters.keyboard import pump
@@ -123,11 +124,31 @@ def _run(session: Any, speakers: list[Any]) -> None:
     from companion.session import TableLoop
 
     inbox = Inbox()
+    book = hub = join = None
+    if args is not None and (getattr(args, "web", False) or getattr(args, "join", False)):
+        from companion.web.play import announce, open_channels
+        from companion.web.seats import release_target
+
+        core = session.core
+        names = [s.name for s in core.seats]
+        langs = [s.lang or core.lang for s in core.seats]
+        book, hub, join = open_channels(inbox, names, core.humans, langs, core.lang, title, args)
+        core.release_target = lambda text: release_target(text, names)
+        session.table.on_release = book.release
+        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
-    loop.start()
-    if session.running and session.core.humans:
-        threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
-    loop.run()
+    try:
+        loop.start()
+        if session.running and session.core.humans:
+            threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
+        loop.run()
+    finally:
+        if book is not None:
+            book.close()
+        if hub is not None:
+            hub.stop()
+        if join is not None:
+            join.stop()
     session.table.close()
     for spk in speakers:
         spk.wait(120)
@@ -168,7 +189,7 @@ def play(args: argparse.Namespace) -> int:
             session.tell("core.journal_at", None, path=Raw(str(journal.path)))
     if journal_problem is not None:
         _warn_io(session)(*journal_problem)
-    _run(session, [table, *private.values()] if table else list(private.values()))
+    _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
     if journal is not None:
         journal.close()
     return 0
@@ -364,7 +385,7 @@ def resume(args: argparse.Namespace) -> int:
     say_where_it_stands(session, c)
     if session.match.over:
         guarded.announced()
-    _run(session, [table, *private.values()] if table else list(private.values()))
+    _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
     guarded.close()
     return 0
 

@@ -23,6 +23,7 @@ from companion.session.outputs import (
     JournalEnd,
     JournalUndo,
     Record,
+    Release,
     Say,
     Stop,
     Think,
@@ -406,11 +407,26 @@ def test_core_several_humans_without_channels_secrets_are_withheld_and_advice_gi
                              "your page on a phone, or a second terminal.", False)]
     page = object()
     out = c.handle(Device(SeatClaimed(0, page), "web"))
-    assert out == [Attach(0, page)] and c.hears_privately(0) and not c.hears_privately(1)
+    assert of(out, Attach) == [Attach(0, page)] and c.hears_privately(0) and not c.hears_privately(1)
+    assert says(out) == [(None, "Marie's phone is connected.", False)]  # the table hears who, never what
     assert says(c.handle(Line("secret"))) == [(0, f"your secret is {secrets[0]}", True)]
     assert says(c.handle(Line("Paul: secret")))[0][1].startswith("I cannot tell you here")
     out = c.handle(Device(SeatReleased(0, page), "web"))
-    assert out == [Detach(0, page)] and not c.hears_privately(0)
+    assert of(out, Detach) == [Detach(0, page)] and not c.hears_privately(0)
+    assert says(out) == [(None, "Marie's seat is free.", False)]
+
+
+def test_core_release_said_at_the_table_lets_the_page_go():
+    c = core(bots=(False, False))
+    c.start()
+    c.release_target = lambda text: 0 if text == "libère Marie" else None
+    out = c.handle(Line("libère Marie"))  # nobody holds it yet
+    assert says(out) == [(None, "Marie's seat was not taken.", False)]
+    page = object()
+    c.handle(Device(SeatClaimed(0, page), "web"))
+    out = c.handle(Line("libère Marie"))
+    assert of(out, Release) == [Release(0)] and of(out, InputTaken)[0].command == "release"
+    assert c.hears_privately(0)  # until the page is really let go (the book posts SeatReleased)
 
 
 def test_core_table_policy_says_private_lines_aloud_and_gives_no_advice():

@@ -47,6 +47,7 @@ from .outputs import (
     JournalUndo,
     Output,
     Record,
+    Release,
     Say,
     Stop,
     Think,
@@ -62,6 +63,8 @@ ANSWERS = frozenset({"help", "status", "history", "rule"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
 CONFIDENCE_THRESHOLD = 0.6
+# Who may claim a seat, and what the table hears when they do.
+CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed"}
 
 RuleReader = Callable[[str, str, str], list[Utterance]]  # (game, chapter id, lang) -> utterances
 
@@ -133,6 +136,10 @@ class SessionCore:
         self._said = 0
         self._out: list[Output] = []
         self._taken: tuple[str, str | None] | None = None  # (outcome, command) of the line in hand
+        # Seats claimed by a page or a terminal (not a --private speaker), and the words said at
+        # the table that free one (« libère Anne »): text -> seat or None, given by the runner.
+        self.claims: dict[int, list[Any]] = {}
+        self.release_target: Callable[[str], int | None] | None = None
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -324,9 +331,17 @@ class SessionCore:
         if isinstance(ev, SeatClaimed) and 0 <= ev.seat < len(self.seats):
             self.channels[ev.seat] = self.channels.get(ev.seat, 0) + 1
             self._out.append(Attach(ev.seat, ev.channel))
+            if item.source in CLAIM_SOURCES:
+                self.claims.setdefault(ev.seat, []).append(ev.channel)
+                # The table hears that a phone or terminal took the seat, never what it hears.
+                self.tell(CLAIM_SOURCES[item.source], None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
             self.channels[ev.seat] -= 1
             self._out.append(Detach(ev.seat, ev.channel))
+            claims = self.claims.get(ev.seat, [])
+            if ev.channel in claims:
+                claims.remove(ev.channel)
+                self.tell("core.web.seat_released", None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
 
     def _closed(self, item: Closed) -> None:
         if item.source != "keyboard" or not self.running or not self.humans:
@@ -363,12 +378,26 @@ class SessionCore:
             self._out.append(Interrupt(seat))
         if not text:
             return
+        if item.source == "keyboard" and self.release_target is not None:
+            target = self.release_target(text)
+            if target is not None:
+                self._release(target, item)
+                return
         self._taken = None
         at = len(self._out)
         self._take_line(text, seat, item.confidence)
         outcome, command = self._taken or ("not_understood", None)
         # logged before what it caused: the log reads as the table lived it
         self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command))
+
+    def _release(self, seat: int, item: Line) -> None:
+        """« libère Anne » at the table: the page or terminal holding Anne's seat is let go (the
+        table asks its owner to free it; the core hears back a SeatReleased)."""
+        self._out.append(InputTaken(item.source, None, item.text, "shared", "release"))
+        if self.claims.get(seat):
+            self._out.append(Release(seat))
+        else:
+            self.tell("core.web.not_claimed", None, Priority.MESSAGE, player=Raw(self.seats[seat].name))
 
     def _taking(self, outcome: str, command: str | None) -> None:
         if self._taken is None:

@@ -141,6 +141,13 @@ class Detach:
 
 
 @dataclass(frozen=True)
+class Release:
+    """Let go of the page or terminal that claimed `seat` (« libère Anne » said at the table)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Ended:
     """The game ended (its end is journaled just before)."""
 
@@ -153,7 +160,7 @@ class Stop:
     """The session is over (quit, end of input, or a game of bots only finished)."""
 
 
-Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | Think | Tune | Attach | Detach | Ended | Stop
+Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | Think | Tune | Attach | Detach | Release | Ended | Stop
 
 __all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalEnd",
-           "JournalUndo", "Output", "Record", "Say", "Stop", "Think", "Tune"]
+           "JournalUndo", "Output", "Record", "Release", "Say", "Stop", "Think", "Tune"]

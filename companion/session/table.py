@@ -37,6 +37,7 @@ from .outputs import (
     JournalUndo,
     Output,
     Record,
+    Release,
     Say,
     Tune,
 )
@@ -91,6 +92,8 @@ class Table:
         self.speaker = speaker
         self.out = out
         self.journal = journal  # companion.journal.Journal or None
+        # Lets go of the page or terminal holding a seat (the seat book's `release`), or None.
+        self.on_release: Callable[[int], Any] | None = None
         self.log_path = log
         self._log_fh = log.open("a", encoding="utf-8") if log else None
         self.channels: dict[int, list[Any]] = {}
@@ -142,6 +145,9 @@ class Table:
                 self.attach(o.seat, o.channel)
             elif isinstance(o, Detach):
                 self.detach(o.seat, o.channel)
+            elif isinstance(o, Release):
+                if self.on_release is not None:
+                    self.on_release(o.seat)
             # Think, Ended, Stop: the loop's business
         if wrote and hasattr(self.journal, "announced"):
             # The moves of this batch are said: a resume need not say them again (docs/saves.md).

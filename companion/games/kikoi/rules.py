@@ -370,6 +370,10 @@ class Rules(Game[State, Action]):
             # red tokens out of the game: used (said aloud), or left in the box
             "red_out": [token_id(t) for t in state.out],
         }
+        if state.phase == ASK:
+            # RULES KIA-5: a player with no legal request draws blind (or passes), which the
+            # table hears at once; whether they can ask is public.
+            v["can_ask"] = bool(self.request_tokens(state, state.actor))
         if state.request is not None:
             asker, target, _ = state.request
             v["request"] = {"asker": asker, "target": None if target < 0 else target}
@@ -711,10 +715,11 @@ class _Work:
             self.end_turn()
             return
         if token == KIPIRAT:
-            # RULES KI-11: kept secretly; only "mauvaise pioche" is said.
+            # RULES KI-11: kept secretly; the table hears exactly what a white token would
+            # bring: "mauvaise pioche" after a request, the blind draw's sentence after none.
             self.pirate = seat
             self.ev("kipirat_drawn", to=(seat,), seat=seat)
-            self.ev("bad_draw", seat=seat, bag=len(self.bag))
+            self.ev("bad_draw" if asked is not None else "drew_blind", seat=seat, bag=len(self.bag))
             self.end_turn()
             return
         self.ev("token_drawn", to=(seat,), seat=seat, token=token_id(token))

@@ -1,0 +1,100 @@
+"""A real KIKOI game driven from one inbox by the table loop, with seats' pages and terminals
+as channels: the wiring of `companion play --web` (companion/runner.py `_run`)."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.core import find
+from companion.inbox import Inbox, Tick
+from companion.narration import catalog
+from companion.runner import make_session
+from companion.session import Session, TableLoop
+from companion.transcript import load
+from companion.web.hub import WebHub
+from companion.web.seats import SeatBook, release_target
+
+
+class Table:
+    """Anne and Bruno (humans) and a bot at a KIKOI table; `printed` is the table's screen."""
+
+    def __init__(self, seed: int = 4, names: tuple[str, ...] = ("Anne", "Bruno"), bots: int = 1,
+                 web: bool = True, socket: Path | None = None, **options: Any) -> None:
+        entry = find("kikoi")
+        self.game, ui, bot_kinds = load(entry, **options)
+        kind = next(iter(bot_kinds))
+        self.names = [*names, *(f"Robot {i + 1}" for i in range(bots))]
+        kinds: list[str | None] = [None] * len(names) + [kind] * bots
+        self.seed = seed
+        ns = argparse.Namespace(verbosity=None, log=None)
+        self.session: Session = make_session(entry, self.game, ui, bot_kinds, self.names, kinds, seed,
+                                             {}, None, None, ns, "fr")
+        self.printed: list[str] = []
+        self.session.table.out = self.printed.append
+        self.inbox = Inbox()
+        humans = list(range(len(names)))
+        self.book = SeatBook(self.names, self.inbox, humans)
+        self.hub = WebHub(self.inbox, self.names, humans=humans, lang="fr", game_title="Les 5 KIKOI",
+                          port=0, book=self.book) if web else None
+        self.join = None
+        if socket is not None:
+            from companion.adapters.join import JoinServer
+
+            self.join = JoinServer(self.book, ["fr"] * len(self.names), socket)
+        self.session.core.release_target = lambda text: release_target(text, self.names)
+        self.session.table.on_release = self.book.release
+        self.loop = TableLoop(self.session.core, self.session.table, self.inbox, worker=False)
+        self.thread: threading.Thread | None = None
+
+    def open(self) -> None:
+        if self.hub is not None:
+            self.hub.start()
+        if self.join is not None:
+            self.join.start()
+
+    def start(self) -> None:
+        """Take the claims already made, then start the game and the loop in its thread."""
+        while (item := self.inbox.get(timeout=0.05)) is not None:
+            self.loop.feed(item)
+        self.loop.start()
+        self.thread = threading.Thread(target=self.loop.run, name="table-loop", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.session.running = False
+        self.inbox.post(Tick(0.0))  # wakes the loop, which sees the session stopped
+        if self.thread is not None:
+            self.thread.join(5)
+        if self.hub is not None:
+            self.hub.stop()
+        if self.join is not None:
+            self.join.stop()
+
+    def request_phrase(self, seat: int) -> str:
+        """A legal request of `seat` now, as typed in French."""
+        from companion.games.kikoi import narration
+        from companion.games.kikoi.rules import Ask
+
+        legal = self.game.legal_actions(self.session.match.state, seat)
+        ask = next(a for a in legal if isinstance(a, Ask) and a.target is not None)
+        token = catalog("fr").text(narration.tok(ask.token))
+        return f"demande à {self.names[ask.target]} {token}"
+
+    def private_texts(self, seat: int) -> list[str]:
+        claim = self.book.claimed(seat)
+        assert claim is not None
+        return [h.text for h in claim.channel.since(0) if h.private]
+
+    def wait_idle(self, timeout: float = 5.0) -> None:
+        import time
+
+        end = time.monotonic() + timeout
+        while not self.inbox.empty() and time.monotonic() < end:
+            time.sleep(0.02)
+        time.sleep(0.1)
+
+
+__all__ = ["Table"]

@@ -1,0 +1,175 @@
+"""Two seats' pages of one KIKOI game in a real headless browser (Debian's Chromium driven by
+Playwright, never `playwright install`), audited with axe-core (tests/rules/browser)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion.inbox import Line
+from tests.web.harness import Table
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+AXE_DIR = Path(__file__).parent.parent / "rules" / "browser"
+AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("Debian's chromium is required under CI (apt-get install chromium)")
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        assert npm, "axe-core is missing and npm is not installed: run `npm ci` in tests/rules/browser"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True,
+                       capture_output=True, timeout=300)
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def table():
+    t = Table(seed=4)
+    t.open()
+    yield t
+    t.close()
+
+
+def audit(page, axe_source: str) -> list[dict]:
+    # The page's CSP allows only its own scripts: axe is added as the page's own script text.
+    page.add_script_tag(content=axe_source)
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return result["violations"]
+
+
+def log_texts(page) -> list[str]:
+    return page.locator("#log p").all_inner_texts()
+
+
+def claim(browser, url: str, name: str):
+    ctx = browser.new_context(bypass_csp=True)
+    page = ctx.new_page()
+    resp = page.goto(url)
+    assert resp is not None and resp.status == 200
+    page.get_by_role("button", name=f"Je suis {name}").click()
+    page.wait_for_url("**/t/s/**")
+    return ctx, page
+
+
+def test_two_pages_each_hear_their_own_secrets_only(browser, table: Table, axe_source: str) -> None:
+    assert table.hub is not None
+    url = table.hub.table_url
+    ctx_a, anne = claim(browser, url, "Anne")
+    ctx_b, bruno = claim(browser, url, "Bruno")
+    try:
+        assert anne.get_attribute("html", "lang") == "fr"
+        # the game starts once both phones are there: each deal is said on its own page only
+        table.start()
+        anne.wait_for_function("document.querySelectorAll('#log p.private').length > 0")
+        bruno.wait_for_function("document.querySelectorAll('#log p.private').length > 0")
+        mine_a, mine_b = table.private_texts(0), table.private_texts(1)
+        assert mine_a and mine_b
+        assert any("jetons" in t for t in mine_a)
+        text_a, text_b = "\n".join(log_texts(anne)), "\n".join(log_texts(bruno))
+        assert all(t in text_a for t in mine_a) and all(t in text_b for t in mine_b)
+        assert not any(t in text_b for t in mine_a) and not any(t in text_a for t in mine_b)
+        # private lines are marked for screen readers
+        assert anne.locator("#log p.private strong").first.inner_text().startswith("Privé")
+        # public lines reach both pages
+        assert "À Anne." in text_a and "À Anne." in text_b
+
+        # Anne plays from her page; the focus stays in the command field, lines are appended
+        field = anne.get_by_label("Ta commande")
+        assert anne.evaluate("document.activeElement.id") == "line"
+        before = anne.locator("#log p").count()
+        first_node = anne.locator("#log p").first.inner_text()
+        field.fill(table.request_phrase(0))
+        field.press("Enter")
+        anne.wait_for_function(f"document.querySelectorAll('#log p').length > {before}")
+        assert anne.evaluate("document.activeElement.id") == "line"
+        assert anne.locator("#log p").first.inner_text() == first_node  # appended, not replaced
+        assert table.session.match.history, "the move typed on the page was played"
+
+        # « mon plateau » on Bruno's page: his board, on his page only
+        table.wait_idle()
+        n_a = len(table.private_texts(0))
+        bruno.get_by_label("Ta commande").fill("mon plateau")
+        bruno.get_by_label("Ta commande").press("Enter")
+        bruno.get_by_role("button", name="État").click()
+        assert bruno.evaluate("document.activeElement.id") == "line"
+        table.wait_idle()
+        bruno.wait_for_function("document.querySelectorAll('#log p.private').length > 2")
+        assert len(table.private_texts(0)) == n_a
+        text_a, text_b = "\n".join(log_texts(anne)), "\n".join(log_texts(bruno))
+        assert not any(t in text_a for t in table.private_texts(1))
+        assert not any(t in text_b for t in table.private_texts(0))
+
+        # the table's printed transcript shows no hand (only that something was said privately)
+        printed = "\n".join(table.printed)
+        for t in table.private_texts(0) + table.private_texts(1):
+            assert t not in printed
+        assert "Téléphone connecté pour Anne." in printed
+
+        # a second claim of a claimed seat is refused
+        ctx_c = browser.new_context()
+        other = ctx_c.new_page()
+        other.goto(url)
+        assert other.get_by_role("button", name="Je suis Anne").count() == 0
+        resp = other.request.post(url + "/claim", form={"seat": "0"})
+        assert resp.status == 409
+        ctx_c.close()
+
+        # reloading the page catches up on everything it had
+        count = anne.locator("#log p").count()
+        anne.reload()
+        anne.wait_for_function(f"document.querySelectorAll('#log p').length >= {count}")
+
+        # axe-core: no violation on a seat page nor on the table page
+        assert audit(anne, axe_source) == []
+        table_page = ctx_b.new_page()
+        table_page.goto(url)
+        assert audit(table_page, axe_source) == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_release_at_the_table_frees_the_seat(browser, table: Table) -> None:
+    assert table.hub is not None
+    url = table.hub.table_url
+    ctx, anne = claim(browser, url, "Anne")
+    try:
+        old = anne.url
+        table.start()
+        table.inbox.post(Line("libère Anne"))
+        anne.wait_for_function("document.getElementById('line').disabled === true")
+        assert "libérée" in anne.locator("#status").inner_text()
+        assert anne.request.get(old).status == 404  # the old secret address is dead
+        ctx2 = browser.new_context()
+        again = ctx2.new_page()
+        again.goto(url)
+        again.get_by_role("button", name="Je suis Anne").click()
+        again.wait_for_url("**/t/s/**")
+        assert again.url != old
+        ctx2.close()
+        assert any("Place libérée : Anne." in p for p in table.printed)
+    finally:
+        ctx.close()
