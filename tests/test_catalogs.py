@@ -67,3 +67,28 @@ def test_no_message_id_used_in_code_is_missing():
             if mid not in known and not any(k.startswith(mid + ".") for k in known):
                 missing.add((py.name, mid))
     assert not missing, f"message ids used but not in a catalog: {sorted(missing)}"
+
+
+def test_a_catalog_read_from_many_threads_at_once_never_gives_raw_ids():
+    # Pages, terminals and the table loop render at the same moment: the first reads of a
+    # domain must never see it half-loaded (a second thread got the raw message id).
+    import threading
+
+    from companion.narration.catalog import Catalog
+    from companion.narration.message import Msg
+
+    for _ in range(5):
+        cat = Catalog("fr")
+        barrier = threading.Barrier(8)
+        got: list[str] = []
+
+        def render(cat: Catalog = cat, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            got.append(cat.text(Msg("core.cancelled")))
+
+        threads = [threading.Thread(target=render) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(got) == 8 and not any(g.startswith("core.") for g in got), got

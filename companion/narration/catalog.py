@@ -10,6 +10,7 @@ enforces, together with a translation in every language.
 from __future__ import annotations
 
 import gettext
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,18 +44,23 @@ class Catalog:
     _entries: dict[tuple[str, str | None], Entry] = field(default_factory=dict)
     _loaded: set[str] = field(default_factory=set)
     _plural: Callable[[int], int] = field(default=lambda n: int(n != 1))
+    # Pages, terminals and the table loop render from several threads: a domain is marked
+    # loaded only once its entries are in, or a second thread would see raw message ids.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def _load(self, domain: str) -> None:
         if domain in self._loaded:
             return
-        self._loaded.add(domain)
-        path = self.locale_dir / self.lang / "LC_MESSAGES" / f"{domain}.po"
-        if not path.exists():
-            return
-        for (msgid, ctxt), entry, plural in read_po_entries(path, self.lang):
-            self._entries[(msgid, ctxt)] = entry
-            if plural is not None:
-                self._plural = plural
+        with self._lock:
+            if domain in self._loaded:
+                return
+            path = self.locale_dir / self.lang / "LC_MESSAGES" / f"{domain}.po"
+            if path.exists():
+                for (msgid, ctxt), entry, plural in read_po_entries(path, self.lang):
+                    self._entries[(msgid, ctxt)] = entry
+                    if plural is not None:
+                        self._plural = plural
+            self._loaded.add(domain)
 
     def lookup(self, msg_id: str, verbosity: Verbosity = Verbosity.NORMAL) -> Entry:
         self._load(msg_id.split(".", 1)[0])
