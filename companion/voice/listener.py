@@ -25,7 +25,7 @@ from companion.inbox import Inbox, Line
 
 from .grammar import PhraseSet
 from .recognizer import Recognizer, Result
-from .vad import Segmenter, Utterance
+from .vad import FRAME, Segmenter, Utterance
 
 
 @dataclass
@@ -93,6 +93,10 @@ class Listener:
 
     def run(self) -> None:
         seg = self.segmenter
+        rec = self.recognizer
+        streaming = all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
+        active = False
+        fed = 0
         for chunk in self.source:
             if self._stop.is_set():
                 break
@@ -101,22 +105,50 @@ class Listener:
                 self.muted_chunks += 1
                 seg.reset()  # what the companion says is not a command
                 seg.t += len(chunk) / 16000
+                if active:
+                    rec.finish()  # type: ignore[attr-defined]
+                    active = False
                 continue
             was = seg.in_speech
             for utt in seg.feed_samples(chunk):
-                self._handle(utt)
+                if streaming and active:
+                    decided = time.monotonic()
+                    rec.feed(utt.pcm[fed * FRAME:])  # type: ignore[attr-defined]
+                    self._done(utt, rec.finish(), decided)  # type: ignore[attr-defined]
+                    active = False
+                else:
+                    self._handle(utt)
+            if streaming and seg.in_speech:
+                if not active:  # an utterance began: decode it while it is said
+                    rec.set_phrases(self.phrases())
+                    rec.begin()  # type: ignore[attr-defined]
+                    active, fed = True, 0
+                rec.feed(np.concatenate(seg.frames[fed:]) if len(seg.frames) > fed else np.zeros(0, np.int16))  # type: ignore[attr-defined]
+                fed = len(seg.frames)
+            elif streaming and active:  # it ended too short to be a command
+                rec.finish()  # type: ignore[attr-defined]
+                active = False
             if speaking and self.barge_in and seg.in_speech and not was:
                 interrupt = getattr(self.speaker, "interrupt", None)
                 if callable(interrupt):
                     interrupt()
         last = seg.flush()
         if last is not None:
-            self._handle(last)
+            if streaming and active:
+                decided = time.monotonic()
+                rec.feed(last.pcm[fed * FRAME:])  # type: ignore[attr-defined]
+                self._done(last, rec.finish(), decided)  # type: ignore[attr-defined]
+            else:
+                self._handle(last)
+        elif streaming and active:
+            rec.finish()  # type: ignore[attr-defined]
 
     def _handle(self, utt: Utterance) -> None:
         decided = time.monotonic()
         self.recognizer.set_phrases(self.phrases())
-        result = self.recognizer.recognize(utt.pcm)
+        self._done(utt, self.recognizer.recognize(utt.pcm), decided)
+
+    def _done(self, utt: Utterance, result: Result, decided: float) -> None:
         posted = None
         if result.line is not None:
             self.inbox.post(Line(text=result.line, seat=self.seat, source="voice", confidence=result.confidence))

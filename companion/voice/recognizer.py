@@ -187,15 +187,35 @@ class SphinxRecognizer:
     # ------------------------------------------------------------------ decoding
     def recognize(self, pcm: np.ndarray) -> Result:
         """One whole utterance (16 kHz mono, int16 or float)."""
+        self.begin()
+        self.feed(pcm)
+        return self.finish()
+
+    def begin(self) -> None:
+        """An utterance starts: its sound is decoded as it comes (`feed`), so that little
+        is left to do when it ends (`finish`)."""
         if self.phrases is None:
             raise RuntimeError("set_phrases first")
+        self._lock.acquire()
+        self._n = 0
+        self._decoder.start_utt()
+        if self._phones is not None:
+            self._phones.start_utt()
+
+    def feed(self, pcm: np.ndarray) -> None:
         if pcm.dtype != np.int16:
             pcm = (np.clip(pcm, -1.0, 1.0) * 32767).astype(np.int16)
-        data = to_pcm16(dither(pcm))
-        with self._lock:
+        if not len(pcm):
+            return
+        data = to_pcm16(dither(pcm, seed=self._n))
+        self._n += 1
+        self._decoder.process_raw(data, False, False)
+        if self._phones is not None:
+            self._phones.process_raw(data, False, False)
+
+    def finish(self) -> Result:
+        try:
             d = self._decoder
-            d.start_utt()
-            d.process_raw(data, full_utt=True)
             d.end_utt()
             hyp = d.hyp()
             frames = max(1, d.n_frames())
@@ -203,16 +223,17 @@ class SphinxRecognizer:
             gscore = _ln(hyp.score) if hyp is not None else None
             phones: list[str] = []
             pscore = None
-            if self.with_confidence and words:
+            if self._phones is not None:
                 p = self._phones
-                p.start_utt()
-                p.process_raw(data, full_utt=True)
                 p.end_utt()
                 ph = p.hyp()
-                if ph is not None:
+                if ph is not None and words:
                     pscore = _ln(ph.score)
                     phones = [s.word for s in p.seg() if s.word in _PHONE_CHAR]
+        finally:
+            self._lock.release()
         text = " ".join(words)
+        assert self.phrases is not None
         match = self.phrases.resolve(words) if words else None
         if match is None:
             return Result(text, None, None, 0.0)

@@ -1,0 +1,99 @@
+"""What is sayable, compiled for the recogniser and back (no audio here)."""
+
+import pytest
+
+from companion.core import Match, find
+from companion.games.base import Act, Confirm, action_command
+from companion.transcript import load
+from companion.voice.grammar import PhraseSet, fold_token, words_of
+from companion.voice.pronounce import ipa_to_cmu
+from companion.voice.sayable import SHARED, fallback_phrases, number_words, sayable_now
+
+GRAMMAR = {
+    "game": "kikoi", "lang": "fr",
+    "rules": [{"template": "je demande {token} à {player}", "command": "action"},
+              {"template": "aide", "command": "help"}],
+    "slots": {"token": ["le kigliss qui dort", "le kimouss qui mange"], "player": ["Paul", "Zoé", "Chloé"]},
+}
+
+
+def test_words_fold_and_keep_their_spelling():
+    assert fold_token("Zoé") == "zoe" and fold_token("c’est") == "c'est"
+    assert words_of("A1, Zoé !") == [("a", "A"), ("1", "1"), ("zoe", "Zoé")]
+
+
+def test_concrete_phrases_resolve_to_exactly_the_listed_phrase():
+    ps = PhraseSet.build([("Répète", "repeat"), ("je demande kigliss à Zoé", "action:x")], None, "fr")
+    assert ps.resolve("repete").phrase == "Répète"
+    hit = ps.resolve(["je", "demande", "kigliss", "a", "zoe"])
+    assert hit.phrase == "je demande kigliss à Zoé" and hit.command == "action:x"
+    assert ps.resolve("je demande kigliss") is None
+    jsgf = ps.jsgf()
+    assert "public <sayable> =" in jsgf and "( repete )" in jsgf and "zoe" in jsgf
+
+
+def test_templates_with_slots_compile_and_rebuild_the_phrase():
+    ps = PhraseSet.build([], GRAMMAR)
+    assert ps.lang == "fr"
+    jsgf = ps.jsgf()
+    assert "<slot_token>" in jsgf and "<slot_player> = ( chloe ) | ( paul ) | ( zoe ) ;" in jsgf
+    hit = ps.resolve("je demande le kigliss qui dort a zoe")
+    assert hit.phrase == "je demande le kigliss qui dort à Zoé" and hit.command == "action"
+    assert ps.resolve("je demande le kigliss qui dort a marie") is None
+    assert ps.resolve("aide").command == "help"
+
+
+def test_the_key_changes_only_with_what_is_sayable():
+    a = PhraseSet.build([("help", "help"), ("push four", "action:4")])
+    b = PhraseSet.build([("help", "help"), ("push four", "action:4")])
+    c = PhraseSet.build([("help", "help"), ("push five", "action:5")])
+    assert a.key() == b.key() != c.key()
+    with pytest.raises(ValueError):
+        PhraseSet.build([]).jsgf()
+
+
+def test_ipa_maps_to_the_cmu_phone_set():
+    assert ipa_to_cmu("zɔˈe") == ("Z", "AO", "EY")
+    assert ipa_to_cmu("kˈɪɡlɪs") == ("K", "IH", "G", "L", "IH", "S")
+    assert ipa_to_cmu("nˈɔ̃") == ("N", "OW", "N")
+    assert ipa_to_cmu("ʁepˈɛt") == ("R", "EY", "P", "EH", "T")
+    assert ipa_to_cmu("tʃˈɜːtʃ") == ("CH", "ER", "CH")
+
+
+def test_number_words():
+    assert number_words(29, "en") == "twenty nine" and number_words(29, "fr") == "vingt-neuf"
+    assert number_words(71, "fr") == "soixante-et-onze" and number_words(80, "fr") == "quatre-vingts"
+    assert number_words(560, "en") == "five hundred sixty" and number_words(100, "fr") == "cent"
+
+
+@pytest.mark.parametrize("game_name,players", [("kikoi", ["Chloé", "Paul", "Zoé"]), ("goodfortune", ["Chloé", "Paul"]),
+                                               ("kaliko", ["Chloé", "Paul"]), ("kissa", ["Chloé", "Paul"])])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_fallback_phrase_is_understood_with_its_command(game_name, players, lang):
+    game, ui, _ = load(find(game_name))
+    match = Match(game, players, 3)
+    seat = match.current
+    pairs = fallback_phrases(ui, match, seat, lang, limit=60)
+    moves = [(p, c) for p, c in pairs if c.startswith("action:")]
+    assert moves, "at least one move is sayable"
+    assert [p for p, c in pairs if c in SHARED[lang]] == list(SHARED[lang].values())
+    for phrase, command in moves:
+        intent = ui.parse(phrase, match, seat)
+        assert isinstance(intent, (Act, Confirm)) and action_command(game, intent.action) == command, phrase
+    ps = sayable_now(ui, match, seat, lang)
+    assert all(ps.resolve(" ".join(t for t, _ in words_of(p))).phrase == p for p, _ in pairs)
+
+
+def test_sayable_now_prefers_the_games_own_phrases():
+    class Sayable:
+        concrete = [("aide", "help")]
+        grammar = GRAMMAR
+
+    class UI:
+        def phrases(self, match, seat, lang="fr"):
+            assert lang == "fr"
+            return Sayable()
+
+    ps = sayable_now(UI(), None, 0, "fr")
+    assert ps.resolve("aide").command == "help"
+    assert ps.resolve("je demande le kimouss qui mange a chloe").phrase == "je demande le kimouss qui mange à Chloé"
