@@ -9,7 +9,13 @@ import pytest
 from companion.core import Match, find
 from companion.transcript import load
 from companion.voice import synth
-from companion.voice.recognizer import NoModel, SphinxRecognizer, VoskRecognizer, no_model_message, open_recognizer
+from companion.voice.recognizer import (
+    NoModel,
+    SphinxRecognizer,
+    VoskRecognizer,
+    no_model_message,
+    open_recognizer,
+)
 from companion.voice.sayable import sayable_now
 from companion.voice.sources import write_wav
 from tests.voice.needs import need_voice
