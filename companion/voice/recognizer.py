@@ -192,13 +192,15 @@ class SphinxRecognizer:
         return self.finish()
 
     def begin(self) -> None:
-        """An utterance starts: its sound is decoded as it comes (`feed`), so that little
-        is left to do when it ends (`finish`)."""
+        """An utterance starts. The phone loop (for the confidence) decodes its sound as it
+        comes (`feed`); the grammar decodes it whole when it ends (`finish`): decoding as it
+        comes uses a running cepstral mean, less accurate than one over the utterance
+        (measured: 64 against 92 right of 120 utterances)."""
         if self.phrases is None:
             raise RuntimeError("set_phrases first")
         self._lock.acquire()
         self._n = 0
-        self._decoder.start_utt()
+        self._buf: list[bytes] = []
         if self._phones is not None:
             self._phones.start_utt()
 
@@ -209,13 +211,15 @@ class SphinxRecognizer:
             return
         data = to_pcm16(dither(pcm, seed=self._n))
         self._n += 1
-        self._decoder.process_raw(data, False, False)
+        self._buf.append(data)
         if self._phones is not None:
             self._phones.process_raw(data, False, False)
 
     def finish(self) -> Result:
         try:
             d = self._decoder
+            d.start_utt()
+            d.process_raw(b"".join(self._buf), False, True)
             d.end_utt()
             hyp = d.hyp()
             frames = max(1, d.n_frames())
@@ -231,6 +235,7 @@ class SphinxRecognizer:
                     pscore = _ln(ph.score)
                     phones = [s.word for s in p.seg() if s.word in _PHONE_CHAR]
         finally:
+            self._buf = []
             self._lock.release()
         text = " ".join(words)
         assert self.phrases is not None
