@@ -69,12 +69,12 @@ def test_a_sentence_that_is_no_command_is_refused_or_doubted(recognizer):
 def test_names_outside_the_dictionary_get_pronunciations_and_are_heard(recognizer):
     from companion.voice.grammar import PhraseSet
 
-    ps = PhraseSet.build([("ask Zoé for kigliss sleep", "a"), ("ask Chloé for kigliss sleep", "b"),
-                          ("ask Paul for kimouss house", "c"), ("help", "help")])
+    ps = PhraseSet.build([("ask Zoé for kigliss sleep", "a"), ("ask Chloé for kimouss house", "b"),
+                          ("ask Paul for kiboss bike", "c"), ("help", "help")])
     recognizer.set_phrases(ps)
     prons = recognizer.lexicon.pronounce({"zoe": "Zoé", "kigliss": "kigliss"})
     assert prons["zoe"][0].startswith("Z ") and prons["kigliss"][0].startswith("K ")
-    for phrase in ("ask Zoé for kigliss sleep", "ask Chloé for kigliss sleep"):
+    for phrase in ("ask Zoé for kigliss sleep", "ask Chloé for kimouss house"):
         assert recognizer.recognize(synth.utterance(phrase, "en-us", 160)).line == phrase
 
 
