@@ -85,14 +85,12 @@ def default_model_dir(lang: str) -> Path:
 
 
 def no_model_message(lang: str, where: Path | None) -> str:
+    """Where to put a model and how to get one, in the language asked for (French for fr)."""
+    from companion.narration import Msg, catalog
+
     where = where or default_model_dir(lang)
     name = {"fr": "vosk-model-small-fr-0.22", "en": "vosk-model-small-en-us-0.15"}.get(lang, f"vosk-model-small-{lang}")
-    if lang == "fr":
-        return (f"Aucun modèle de reconnaissance vocale en français dans {where}. "
-                f"Téléchargez {name}.zip depuis https://alphacephei.com/vosk/models, décompressez-le dans ce dossier "
-                f"(ou donnez son dossier avec --voice-model), puis relancez. Voir docs/voice.md.")
-    return (f"No {lang} speech model in {where}. Download {name}.zip from https://alphacephei.com/vosk/models, "
-            f"unzip it into that folder (or pass its folder with --voice-model), then start again. See docs/voice.md.")
+    return catalog(lang if lang in ("fr", "en") else "en").text(Msg("core.voice.no_model", where=str(where), name=name))
 
 
 def logistic(x: float) -> float:

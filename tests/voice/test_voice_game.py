@@ -98,3 +98,27 @@ def test_not_listening_while_the_companion_speaks_unless_barge_in(tmp_path):
     assert lines == [] and listener.muted_chunks > 0
     lines, _ = hear(wav, recognizer, phrases, speaker=speaker, barge_in=True)
     assert [ln.text for ln in lines] == ["help", "status"] and speaker.cuts >= 1
+
+
+def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
+    need_voice()
+    import argparse
+
+    from companion.voice.table import add_voice_args, parse_specs, start_voice
+
+    p = argparse.ArgumentParser()
+    add_voice_args(p)
+    assert parse_specs(["", "2=zoe"], ["Chloé", "Zoé"]) == [(None, None), (2, 1)]
+    game, ui, bots = load(find("goodfortune"))
+    match = Match(game, ["Chloé", "Paul"], 3)
+    session = Session("goodfortune", ui, match, [Seat("Chloé"), Seat("Paul")], lang="en", out=lambda _t: None)
+    wav = tmp_path / "status.wav"
+    write_wav(wav, synth.utterance("status", "en-us", 160))
+    args = p.parse_args(["--voice-input", str(wav)])
+    inbox = Inbox()
+    listeners = start_voice(args, session, inbox)
+    for listener in listeners:
+        listener.join(30)
+    line = inbox.get(1)
+    assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
+    assert start_voice(p.parse_args([]), session, inbox) == []
