@@ -59,10 +59,13 @@ class PhraseSet:
     concrete: list[tuple[str, str | None]] = field(default_factory=list)
     rules: list[dict[str, Any]] = field(default_factory=list)
     slots: dict[str, list[str]] = field(default_factory=dict)
+    #: a wake word every command must start with (noisy tables), e.g. "companion"; None: none
+    wake: str | None = None
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
         self.spelling: dict[str, str] = {}
+        self.wake_tokens = self._learn(self.wake) if self.wake else ()
         for phrase, command in self.concrete:
             toks = self._learn(phrase)
             if toks and toks not in self.by_tokens:
@@ -83,12 +86,13 @@ class PhraseSet:
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
-              lang: str | None = None) -> PhraseSet:
+              lang: str | None = None, wake: str | None = None) -> PhraseSet:
         """From concrete pairs and/or the grammar dict (either may be empty)."""
         g = dict(grammar or {})
         return cls(lang=lang or g.get("lang") or "en",
                    concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
-                   rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()})
+                   rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
+                   wake=wake)
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)
@@ -145,16 +149,26 @@ class PhraseSet:
         if not alts:
             raise ValueError("nothing sayable: no phrase and no template")
         body = " | ".join(f"( {a} )" for a in sorted(set(alts)))
+        if self.wake_tokens:
+            body = " ".join(self.wake_tokens) + f" ( {body} )"
         return "\n".join([f"#JSGF V1.0;\ngrammar {name};", f"public <{name}> = {body} ;", *slot_rules]) + "\n"
 
     def key(self) -> str:
         """Changes when what is sayable changes (the recogniser recompiles only then)."""
         return hashlib.sha1(self.jsgf().encode("utf-8")).hexdigest()
 
+    def with_wake(self, wake: str | None) -> PhraseSet:
+        """The same phrases, each to be said after `wake` (the line is still the phrase)."""
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake)
+
     def resolve(self, words: str | Sequence[str]) -> Match | None:
         """The listed phrase these recognised words are, or None when they are none."""
         toks = tuple(words.split()) if isinstance(words, str) else tuple(words)
         toks = tuple(fold_token(t) for t in toks)
+        if self.wake_tokens:
+            if toks[: len(self.wake_tokens)] != self.wake_tokens:
+                return None
+            toks = toks[len(self.wake_tokens):]
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit

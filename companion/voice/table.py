@@ -12,6 +12,7 @@ inbox, with what is sayable asked from the session's state at every utterance.
     --voice-realtime        play the recording at real speed (default: as fast as possible)
     --voice-model DIR       a vosk model folder (French: vosk-model-small-fr)
     --barge-in              listen while the companion speaks (headphones): speaking cuts it off
+    --voice-wake WORD       every command starts with WORD (« compagnon aide »), for noisy tables
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-realtime", action="store_true", help="read the recordings at real speed")
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
     p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
+    p.add_argument("--voice-wake", default=None, metavar="WORD",
+                   help='a word every command starts with, for noisy tables (e.g. "companion")')
 
 
 def parse_specs(specs: list[str], names: list[str]) -> list[tuple[Any, int | None]]:
@@ -73,7 +76,7 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
         def now() -> Any:
             match = session.match
             who = seat if seat is not None else (match.current if match.current is not None else 0)
-            return sayable_now(session.ui, match, who, lang)
+            return sayable_now(session.ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
         return now
 
     def recognizer() -> Any:

@@ -97,3 +97,10 @@ def test_sayable_now_prefers_the_games_own_phrases():
     ps = sayable_now(UI(), None, 0, "fr")
     assert ps.resolve("aide").command == "help"
     assert ps.resolve("je demande le kimouss qui mange a chloe").phrase == "je demande le kimouss qui mange à Chloé"
+
+
+def test_a_wake_word_must_come_first_and_is_not_part_of_the_line():
+    ps = PhraseSet.build([("help", "help"), ("push four", "action:4")]).with_wake("companion")
+    assert "public <sayable> = companion ( ( help ) | ( push four ) ) ;" in ps.jsgf()
+    assert ps.resolve("companion push four").phrase == "push four"
+    assert ps.resolve("push four") is None
