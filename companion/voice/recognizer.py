@@ -39,8 +39,8 @@ RATE = 16000
 
 # logistic weights over (llr per frame ×1e4, phone similarity, similarity margin), and bias;
 # calibrated by bench/voice_accuracy.py --calibrate (see docs/voice.md for the run)
-CONFIDENCE_WEIGHTS = (0.12, 6.0, 10.0)
-CONFIDENCE_BIAS = -3.0
+CONFIDENCE_WEIGHTS = (0.0042, 7.235, -0.456)
+CONFIDENCE_BIAS = 0.189
 # noise and silence may sit between and around words (measured on espeak-ng speech at 10 dB
 # SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8)
 DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1}
