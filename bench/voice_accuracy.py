@@ -259,8 +259,11 @@ def main() -> None:
         for g in args.games.split(","):
             run_game(rec, g, lang, n, rnd, rows)
     if args.calibrate:
+        print("\nwith the weights in use:")
+        threshold_table([r for r in rows if r["lang"] == "en"])
         w, b = calibrate([r for r in rows if r["lang"] == "en"])
         rescore(rows, w, b)
+        print("with the fitted weights:")
         threshold_table([r for r in rows if r["lang"] == "en"])
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
