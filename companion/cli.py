@@ -31,10 +31,13 @@ EXTERNAL = {
     "reader": ("companion.reader_cli", "reader_main"),
     "phrases": ("companion.phrases_cli", "phrases_main"),
     "join": ("companion.adapters.join", "main"),
+    "voice": ("companion.voice.cli", "voice_main"),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.voice.options import add_voice_args  # argparse only (docs/voice.md)
+
     p = argparse.ArgumentParser(
         prog="companion",
         description="Referee, narrator and rulebook for Les 5 KIKOI, Kaliko, Good Fortune and 2kissa10.",
@@ -48,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a game")
     play.add_argument("game", help="game name or alias (kikoi, kissa, goodfortune, kaliko...)")
     _session_args(play)
+    add_voice_args(play)
     play.add_argument("--players", default="", help="comma-separated names of the human players")
     play.add_argument("--bots", type=int, default=None, help="number of bots beside the named players")
     play.add_argument("--bot", default=None, help="kind of bot (default: the game's first)")
@@ -59,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     res = sub.add_parser("resume", help="continue a saved game (the last unfinished one by default)")
     res.add_argument("file", nargs="?", type=Path)
     _session_args(res)
+    add_voice_args(res)
     _channel_args(res)
 
     demo = sub.add_parser("demo", help="a short complete narrated game with bots in every seat")
@@ -82,6 +87,7 @@ _EXTERNAL_HELP = {
     "reader": "the tactile token reader: listen to one, emulate one, write a tag",
     "phrases": "what a player can say now, with its command (--json list, --grammar for voice)",
     "join": "this terminal becomes one player's private channel in the running game",
+    "voice": "offline voice commands: recognise a recording, test a microphone or a model",
 }
 
 

@@ -136,6 +136,7 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         core.release_target = lambda text: release_target(text, names)
         session.table.on_release = book.release
         announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
+    listeners = _listen(args, session, inbox)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
     try:
         loop.start()
@@ -143,6 +144,8 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
             threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
         loop.run()
     finally:
+        for listener in listeners:
+            listener.stop()
         if book is not None:
             book.close()
         if hub is not None:
@@ -153,6 +156,21 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
     for spk in speakers:
         spk.wait(120)
         spk.close()
+
+
+def _listen(args: argparse.Namespace | None, session: Any, inbox: Any) -> list[Any]:
+    """Voice input (`--voice`, `--voice-input`): listeners posting what they hear to the inbox.
+    Without a model for the language, that is said and printed, and typing goes on."""
+    if args is None or not (getattr(args, "voice", None) or getattr(args, "voice_input", None)):
+        return []
+    from companion.voice.recognizer import NoModel
+    from companion.voice.table import start_voice
+
+    try:
+        return start_voice(args, session, inbox)
+    except NoModel as exc:
+        session.emit([Utterance((Raw(str(exc)),), Priority.IMPORTANT, "error", None)], remember=False)
+        return []
 
 
 def play(args: argparse.Namespace) -> int:

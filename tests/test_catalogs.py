@@ -82,7 +82,7 @@ def test_a_catalog_read_from_many_threads_at_once_never_gives_raw_ids():
         barrier = threading.Barrier(8)
         got: list[str] = []
 
-        def render(cat: Catalog = cat, barrier: threading.Barrier = barrier) -> None:
+        def render(cat: Catalog = cat, barrier: threading.Barrier = barrier, got: list[str] = got) -> None:
             barrier.wait()
             got.append(cat.text(Msg("core.cancelled")))
 

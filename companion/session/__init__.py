@@ -64,6 +64,10 @@ class Session:
         return self.core.match
 
     @property
+    def lang(self) -> str:
+        return self.core.lang
+
+    @property
     def ui(self) -> GameUI:
         return self.core.ui
 

@@ -1,0 +1,278 @@
+"""Voice commands on labelled synthetic speech (espeak-ng voices; NOT recordings of people).
+
+For each game, states along a seeded bot game give what is sayable; utterances of those
+phrases (shared words and moves), in several espeak-ng voices and rates, clean and with
+white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar). Prints:
+
+* exact-line accuracy, clean and noisy, per game and for the shared commands;
+* confidence: how often a wrong line is taken without read-back (confidence >= threshold,
+  the line is an action and not the one said), and how often a right line is read back;
+  with `--calibrate`, the logistic weights fitted on these features (the ones in
+  companion/voice/recognizer.py come from such a run) and a threshold table;
+* out-of-grammar speech (sentences that are no command): how often it is taken as a command;
+* latency through the Listener (WAV source at full speed): VAD decision -> line in the
+  inbox (median), and last voiced sample -> line (median);
+* peak memory of a process with a game and the recogniser loaded and used (ru_maxrss);
+* the French fallback: French phrases, French espeak-ng voices, English acoustic model with
+  the French pronunciations mapped to its phones.
+
+Run: .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--lang en,fr] [--games ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from companion.core import Match, Rng, find  # noqa: E402
+from companion.transcript import load  # noqa: E402
+from companion.voice import synth  # noqa: E402
+from companion.voice.recognizer import CONFIDENCE_BIAS, CONFIDENCE_WEIGHTS, SphinxRecognizer  # noqa: E402
+from companion.voice.sayable import sayable_now, shared_commands  # noqa: E402
+
+GAMES = {"kikoi": ["Chloé", "Paul", "Zoé"], "goodfortune": ["Chloé", "Paul"], "kaliko": ["Chloé", "Paul"],
+         "kissa": ["Chloé", "Paul"]}
+SHARED_CMDS = ("help", "repeat", "status", "undo", "yes", "no")
+OUT_OF_GRAMMAR = {
+    "en": ["what time is it", "pass the salt please", "I think it is raining", "good night everybody", "banana",
+           "where did I put my glasses", "this is fun", "hold on a second", "who wants tea", "open the window"],
+    "fr": ["quelle heure est il", "passe moi le sel", "il pleut dehors", "bonne nuit tout le monde", "banane",
+           "où sont mes lunettes", "c'est drôle", "attends une seconde", "qui veut du thé", "ouvre la fenêtre"],
+}
+THRESHOLD = 0.6
+
+
+def states(game_name: str, n_states: int = 4, seed: int = 5) -> list[tuple[Any, Any, int]]:
+    """(ui, match, seat) at a few points of a bot game, always a seat to move."""
+    entry = find(game_name)
+    game, ui, bots = load(entry)
+    names = GAMES[game_name]
+    match = Match(game, names, seed)
+    bot_cls = next(iter(bots.values()))
+    players = [bot_cls(game, i, Rng(seed).fork(i + 1)) for i in range(len(names))]
+    for p in players:
+        p.observe([e for e in match.setup_events if e.visible_to(p.seat)])
+    out = []
+    plies = 0
+    while not match.over and len(out) < n_states:
+        seat = match.current
+        assert seat is not None
+        if plies % 3 == 0:
+            snap = Match(game, names, seed)
+            snap.replay(match.actions_json())
+            out.append((ui, snap, seat))
+        action = players[seat].choose(match.state)
+        events = match.play(seat, action)
+        for p in players:
+            p.observe([e for e in events if e.visible_to(p.seat)])
+        plies += 1
+    return out
+
+
+def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
+             rows: list[dict[str, Any]]) -> None:
+    voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
+    sts = states(game_name)
+    per_state = max(1, n // len(sts))
+    for ui, match, seat in sts:
+        phrases = sayable_now(ui, match, seat, lang, limit=150)
+        rec.set_phrases(phrases)
+        listed = phrases.phrases()
+        moves = [m for m in listed if m.command and m.command not in shared_commands(lang)]
+        shared = [m for m in listed if m.command in SHARED_CMDS]
+        for i in range(per_state):
+            # half shared words, half moves (when there are moves)
+            pool = shared if (i % 2 == 0 or not moves) else moves
+            m = rnd.choice(pool)
+            voice, rate = rnd.choice(voices), rnd.choice((130, 160, 190, 220))
+            for snr in (None, 10.0):
+                pcm = synth.utterance(m.phrase, voice, rate, snr, seed=rnd.randrange(1 << 20))
+                t = time.perf_counter()
+                r = rec.recognize(pcm)
+                rows.append({"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
+                             "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
+                             "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000})
+        for s in OUT_OF_GRAMMAR[lang][: max(2, per_state // 10)]:
+            pcm = synth.utterance(s, rnd.choice(voices), 160, None, seed=rnd.randrange(1 << 20))
+            r = rec.recognize(pcm)
+            rows.append({"game": game_name, "lang": lang, "said": s, "cmd": None, "line": r.line, "got_cmd": r.command,
+                         "conf": r.confidence, "feat": r.features, "snr": None, "shared": False, "oog": True, "ms": 0})
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "   -"
+
+
+def changes_state(cmd: str | None) -> bool:
+    return bool(cmd) and (cmd.startswith("action:") or cmd in ("undo", "yes", "ask", "autoplay"))
+
+
+def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
+    rows = [r for r in rows if r["lang"] == lang]
+    said = [r for r in rows if not r.get("oog")]
+    print(f"\n== {lang}: {len(said)} utterances of listed phrases (synthetic speech, espeak-ng) ==")
+    print(f"{'':14s} {'clean':>22s} {'10 dB SNR':>22s}")
+    for label, sel in [("shared words", lambda r: r["shared"]), *[(g, lambda r, g=g: r["game"] == g) for g in GAMES]]:
+        cells = []
+        for snr in (None, 10.0):
+            xs = [r for r in said if sel(r) and r["snr"] == snr]
+            cells.append(pct(sum(r["line"] == r["said"] for r in xs), len(xs)))
+        print(f"{label:14s} {cells[0]:>22s} {cells[1]:>22s}")
+    wrong_exec = [r for r in said if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"])
+                  and r["conf"] >= threshold]
+    right = [r for r in said if r["line"] == r["said"]]
+    read_back = [r for r in right if changes_state(r["cmd"]) and r["conf"] < threshold]
+    right_acts = [r for r in right if changes_state(r["cmd"])]
+    print(f"wrong state-changing line executed without read-back (conf >= {threshold}): {pct(len(wrong_exec), len(said))}")
+    print(f"right state-changing line read back anyway (conf < {threshold}):         {pct(len(read_back), len(right_acts))}")
+    oog = [r for r in rows if r.get("oog")]
+    taken = [r for r in oog if r["line"] is not None and r["conf"] >= threshold]
+    print(f"out-of-grammar sentences taken as a command without read-back:         {pct(len(taken), len(oog))}")
+    ms = [r["ms"] for r in said]
+    print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms")
+
+
+def threshold_table(rows: list[dict[str, Any]]) -> None:
+    said = [r for r in rows if not r.get("oog")]
+    print("\nthreshold | wrong state-changing lines executed | right ones read back | out-of-grammar taken")
+    oog = [r for r in rows if r.get("oog")]
+    for t in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+        w = sum(1 for r in said if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"]) and r["conf"] >= t)
+        rb = [r for r in said if r["line"] == r["said"] and changes_state(r["cmd"])]
+        b = sum(1 for r in rb if r["conf"] < t)
+        o = sum(1 for r in oog if r["line"] is not None and r["conf"] >= t)
+        print(f"   {t:.1f}    | {pct(w, len(said)):>24s} | {pct(b, len(rb)):>22s} | {pct(o, len(oog))}")
+
+
+def calibrate(rows: list[dict[str, Any]]) -> tuple[np.ndarray, float]:
+    """Logistic regression (gradient descent) of 'the line is the one said' on the features."""
+    xs = [(r["feat"], float(r["line"] == r["said"])) for r in rows if r["line"] is not None and r["feat"]]
+    x = np.array([f for f, _ in xs], dtype=float)
+    y = np.array([t for _, t in xs])
+    w = np.zeros(x.shape[1])
+    b = 0.0
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = (x - mu) / sd
+    for _ in range(5000):
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        g = p - y
+        w -= 0.1 * (z.T @ g / len(y) + 1e-3 * w)
+        b -= 0.1 * g.mean()
+    w_raw = w / sd
+    b_raw = b - float(np.sum(w * mu / sd))
+    print(f"\ncalibrated on {len(y)} recognised utterances ({int(y.sum())} right): weights {np.round(w_raw, 4).tolist()}, "
+          f"bias {b_raw:.3f} (in use: {list(CONFIDENCE_WEIGHTS)}, {CONFIDENCE_BIAS})")
+    return w_raw, b_raw
+
+
+def rescore(rows: list[dict[str, Any]], w: np.ndarray, b: float) -> None:
+    for r in rows:
+        if r["line"] is not None and r["feat"]:
+            r["conf"] = float(1 / (1 + np.exp(-(np.dot(w, r["feat"]) + b))))
+
+
+def latency(lang: str, n: int = 30) -> None:
+    """Through the Listener: WAV files -> VAD -> recogniser -> inbox, at full speed."""
+    import tempfile
+
+    from companion.inbox import Inbox
+    from companion.voice.listener import Listener
+    from companion.voice.sources import WavSource, write_wav
+
+    ui, match, seat = states("kissa", 1)[0]
+    phrases = sayable_now(ui, match, seat, lang, limit=150)
+    listed = phrases.phrases()
+    rnd = random.Random(3)
+    voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i in range(n):
+            p = Path(tmp) / f"{i}.wav"
+            write_wav(p, synth.utterance(rnd.choice(listed).phrase, rnd.choice(voices), 170))
+            paths.append(p)
+        rec = SphinxRecognizer(lang)
+        listener = Listener(WavSource(paths, realtime=False), rec, Inbox(), lambda: phrases)
+        listener.start().join()
+    lat = [h.latency for h in listener.heard if h.latency is not None]
+    lat_v = [h.latency_from_voice for h in listener.heard if h.latency_from_voice is not None]
+    print(f"\nlatency ({lang}, {len(lat)} of {n} utterances through VAD + recogniser): VAD decision -> line "
+          f"median {1000 * statistics.median(lat):.0f} ms (90th pct {1000 * np.percentile(lat, 90):.0f}); "
+          f"last voiced sample -> line median {1000 * statistics.median(lat_v):.0f} ms "
+          f"(the VAD waits {listener.segmenter.end_frames * 30} ms of silence)")
+
+
+MEMORY_SCRIPT = """
+import resource, sys
+sys.path.insert(0, %r)
+from bench.voice_accuracy import states
+from companion.voice.recognizer import SphinxRecognizer
+from companion.voice.sayable import sayable_now
+from companion.voice import synth
+for game in ("kissa", "kikoi"):
+    ui, match, seat = states(game, 1)[0]
+    rec = SphinxRecognizer("en")
+    ps = sayable_now(ui, match, seat, "en", limit=400)
+    rec.set_phrases(ps)
+    for m in ps.phrases()[:5]:
+        rec.recognize(synth.utterance(m.phrase))
+print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
+"""
+
+
+def memory() -> None:
+    root = str(Path(__file__).resolve().parent.parent)
+    base = subprocess.run([sys.executable, "-c", "import companion.core, numpy; "
+                           "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])"],
+                          capture_output=True, text=True, check=True, cwd=root)
+    r = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT % root], capture_output=True, text=True, check=True, cwd=root)
+    print(f"\npeak memory (VmHWM, the resident high-water mark) of a process with two games, their phrases and the recogniser (two decoders) "
+          f"loaded and used: {int(r.stdout.split()[-1]) / 1024:.0f} MB (Python + numpy alone: "
+          f"{int(base.stdout.split()[-1]) / 1024:.0f} MB)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=300, help="utterances per game and language (each also with noise)")
+    ap.add_argument("--lang", default="en,fr")
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--threshold", type=float, default=THRESHOLD)
+    ap.add_argument("--no-latency", action="store_true")
+    args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
+    t0 = time.time()
+    for lang in args.lang.split(","):
+        rec = SphinxRecognizer(lang)
+        rnd = random.Random(11)
+        n = args.n if lang == "en" else max(40, args.n // 3)
+        for g in args.games.split(","):
+            run_game(rec, g, lang, n, rnd, rows)
+    if args.calibrate:
+        print("\nwith the weights in use:")
+        threshold_table([r for r in rows if r["lang"] == "en"])
+        w, b = calibrate([r for r in rows if r["lang"] == "en"])
+        rescore(rows, w, b)
+        print("with the fitted weights:")
+        threshold_table([r for r in rows if r["lang"] == "en"])
+    for lang in args.lang.split(","):
+        report(rows, lang, args.threshold)
+    if not args.no_latency:
+        latency("en")
+    memory()
+    print(f"\n(ran in {time.time() - t0:.0f} s; peak memory of this benchmark process "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+
+
+if __name__ == "__main__":
+    main()

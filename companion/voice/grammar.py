@@ -1,0 +1,195 @@
+"""What may be said now, as the recogniser needs it: words, a JSGF grammar, and the way back
+from a recognised word sequence to exactly one listed phrase.
+
+Input is the contract of `GameUI.phrases(match, seat)`: concrete (phrase, command) pairs
+and/or a grammar of templates whose slots are finite lists of spoken strings::
+
+    {"game": "kikoi", "lang": "fr",
+     "rules": [{"template": "je demande {token} à {player}", "command": "action"}, ...],
+     "slots": {"token": ["le kigliss qui dort", ...], "player": ["Paul", "Zoé"]}}
+
+Words become grammar tokens by folding (lower case, no accents: « Zoé » is the token
+``zoe``), with the original spelling kept for espeak-ng; digits are tokens of their own
+(``A1`` is ``a 1``), pronounced as espeak-ng reads them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+")
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def fold_token(word: str) -> str:
+    """``"Zoé"`` -> ``"zoe"``, ``"c’est"`` -> ``"c'est"``: the grammar's spelling of a word."""
+    text = unicodedata.normalize("NFKD", word.replace("’", "'").lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.replace("œ", "oe").replace("æ", "ae")
+
+
+def words_of(text: str) -> list[tuple[str, str]]:
+    """The spoken words of a phrase: (grammar token, spelling to pronounce) in order."""
+    return [(fold_token(w), w) for w in _WORD.findall(text)]
+
+
+def tokens_of(text: str) -> tuple[str, ...]:
+    return tuple(t for t, _ in words_of(text))
+
+
+@dataclass(frozen=True)
+class Match:
+    """A recognised phrase: exactly one listed phrase and its command (None: a template's
+    line whose command is the rule's)."""
+
+    phrase: str
+    command: str | None
+
+
+@dataclass
+class PhraseSet:
+    """The phrases of one state, compiled: tokens -> phrase, the JSGF text, the vocabulary."""
+
+    lang: str
+    concrete: list[tuple[str, str | None]] = field(default_factory=list)
+    rules: list[dict[str, Any]] = field(default_factory=list)
+    slots: dict[str, list[str]] = field(default_factory=dict)
+    #: a wake word every command must start with (noisy tables), e.g. "companion"; None: none
+    wake: str | None = None
+
+    def __post_init__(self) -> None:
+        self.by_tokens: dict[tuple[str, ...], Match] = {}
+        self.spelling: dict[str, str] = {}
+        self.wake_tokens = self._learn(self.wake) if self.wake else ()
+        for phrase, command in self.concrete:
+            toks = self._learn(phrase)
+            if toks and toks not in self.by_tokens:
+                self.by_tokens[toks] = Match(phrase, command)
+        self._templates: list[tuple[re.Pattern[str], dict[str, Any], list[str]]] = []
+        self.slot_tokens: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for name, values in self.slots.items():
+            alts = []
+            for v in values:
+                toks = self._learn(v)
+                if toks:
+                    alts.append((toks, v))
+            self.slot_tokens[name] = alts
+        for rule in self.rules:
+            pattern, names = self._template_regex(rule["template"])
+            if pattern is not None:
+                self._templates.append((pattern, rule, names))
+
+    @classmethod
+    def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
+              lang: str | None = None, wake: str | None = None) -> PhraseSet:
+        """From concrete pairs and/or the grammar dict (either may be empty)."""
+        g = dict(grammar or {})
+        return cls(lang=lang or g.get("lang") or "en",
+                   concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
+                   rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
+                   wake=wake)
+
+    def _learn(self, text: str) -> tuple[str, ...]:
+        pairs = words_of(text)
+        for tok, spelling in pairs:
+            self.spelling.setdefault(tok, spelling)
+        return tuple(t for t, _ in pairs)
+
+    def _template_regex(self, template: str) -> tuple[re.Pattern[str] | None, list[str]]:
+        parts: list[str] = []
+        names: list[str] = []
+        pos = 0
+        for m in _SLOT.finditer(template):
+            parts.extend(re.escape(t) for t in self._learn(template[pos:m.start()]))
+            name = m.group(1)
+            alts = self.slot_tokens.get(name)
+            if not alts:
+                return None, []
+            names.append(name)
+            parts.append("(" + "|".join(re.escape(" ".join(t)) for t, _ in
+                                        sorted(alts, key=lambda a: -len(a[0]))) + ")")
+            pos = m.end()
+        parts.extend(re.escape(t) for t in self._learn(template[pos:]))
+        if not parts:
+            return None, []
+        return re.compile("^" + " ".join(parts) + "$"), names
+
+    # ------------------------------------------------------------------ out
+    @property
+    def vocabulary(self) -> dict[str, str]:
+        """token -> spelling, every word the grammar may produce."""
+        return dict(self.spelling)
+
+    def __len__(self) -> int:
+        return len(self.by_tokens) + len(self._templates)
+
+    def jsgf(self, name: str = "sayable") -> str:
+        """The JSGF grammar: one public rule, an alternative per phrase or template."""
+        alts = [" ".join(t) for t in self.by_tokens]
+        slot_rules = []
+        for _rx, rule, _names in self._templates:
+            out: list[str] = []
+            pos = 0
+            template = rule["template"]
+            for m in _SLOT.finditer(template):
+                out.extend(tokens_of(template[pos:m.start()]))
+                out.append(f"<slot_{_rule_name(m.group(1))}>")
+                pos = m.end()
+            out.extend(tokens_of(template[pos:]))
+            alts.append(" ".join(out))
+        used = {m.group(1) for _rx, rule, _n in self._templates for m in _SLOT.finditer(rule["template"])}
+        for slot in sorted(used):
+            vals = sorted({" ".join(t) for t, _ in self.slot_tokens[slot]})
+            slot_rules.append(f"<slot_{_rule_name(slot)}> = " + " | ".join(f"( {v} )" for v in vals) + " ;")
+        if not alts:
+            raise ValueError("nothing sayable: no phrase and no template")
+        body = " | ".join(f"( {a} )" for a in sorted(set(alts)))
+        if self.wake_tokens:
+            body = " ".join(self.wake_tokens) + f" ( {body} )"
+        return "\n".join([f"#JSGF V1.0;\ngrammar {name};", f"public <{name}> = {body} ;", *slot_rules]) + "\n"
+
+    def key(self) -> str:
+        """Changes when what is sayable changes (the recogniser recompiles only then)."""
+        return hashlib.sha1(self.jsgf().encode("utf-8")).hexdigest()
+
+    def with_wake(self, wake: str | None) -> PhraseSet:
+        """The same phrases, each to be said after `wake` (the line is still the phrase)."""
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake)
+
+    def resolve(self, words: str | Sequence[str]) -> Match | None:
+        """The listed phrase these recognised words are, or None when they are none."""
+        toks = tuple(words.split()) if isinstance(words, str) else tuple(words)
+        toks = tuple(fold_token(t) for t in toks)
+        if self.wake_tokens:
+            if toks[: len(self.wake_tokens)] != self.wake_tokens:
+                return None
+            toks = toks[len(self.wake_tokens):]
+        hit = self.by_tokens.get(toks)
+        if hit is not None:
+            return hit
+        joined = " ".join(toks)
+        for rx, rule, names in self._templates:
+            m = rx.match(joined)
+            if not m:
+                continue
+            values: dict[str, str] = {}
+            for name, said in zip(names, m.groups(), strict=True):
+                values[name] = next(v for t, v in self.slot_tokens[name] if " ".join(t) == said)
+            return Match(_fill(rule["template"], values), rule.get("command"))
+        return None
+
+    def phrases(self) -> list[Match]:
+        return list(self.by_tokens.values())
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    return _SLOT.sub(lambda m: values[m.group(1)], template)
+
+
+def _rule_name(slot: str) -> str:
+    return re.sub(r"\W", "_", slot)

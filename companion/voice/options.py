@@ -1,0 +1,22 @@
+"""The voice options of `companion play` and `resume` (argparse only: the command line stays
+light; the recogniser is imported when a game starts listening)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_voice_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--voice", nargs="?", action="append", const="", default=None, metavar="DEVICE=SEAT",
+                   help="take commands from a microphone (DEVICE=SEAT: one per player)")
+    p.add_argument("--voice-input", type=Path, action="append", default=None, metavar="FILE.wav",
+                   help="take commands from recordings instead of a microphone")
+    p.add_argument("--voice-realtime", action="store_true", help="read the recordings at real speed")
+    p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
+    p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
+    p.add_argument("--voice-wake", default=None, metavar="WORD",
+                   help='a word every command starts with, for noisy tables (e.g. "companion")')
+
+
+__all__ = ["add_voice_args"]

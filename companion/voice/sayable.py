@@ -1,0 +1,35 @@
+"""What may be said now, from the game: `sayable_now(ui, match, seat, lang)`.
+
+The game's `GameUI.phrases(match, seat, lang)` (the `companion phrases` contract) gives the
+concrete (phrase, command) pairs — the shared words and every legal action in one canonical
+spoken form — and the slot grammar; the recogniser is restricted to exactly those, so a
+recognised phrase always means what the list says it means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .grammar import PhraseSet
+
+
+def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None = None) -> PhraseSet:
+    """The phrases `seat` may say now, in `lang`, ready for a recogniser. With `limit`, only
+    the shared words and the first `limit` listed moves, without the slot grammar (a small
+    grammar: for tests and demos on slow machines)."""
+    got = ui.phrases(match, seat, lang=lang)
+    if limit is None:
+        return PhraseSet.build(got.concrete, got.grammar, lang)
+    moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
+    others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
+    return PhraseSet.build(others + moves, None, lang)
+
+
+def shared_commands(lang: str) -> set[str]:
+    """The commands of the words every game shares (help, repeat, status…), from the tables."""
+    from companion.phrases import shared_phrases
+
+    return {command for _phrase, command in shared_phrases(lang)}
+
+
+__all__ = ["sayable_now", "shared_commands"]

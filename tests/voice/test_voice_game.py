@@ -1,0 +1,124 @@
+"""A whole 2kissa10 game against a bot, the human's commands played from WAV files:
+file -> VAD -> recogniser -> Line in the inbox -> the table loop and its core."""
+
+import numpy as np
+
+from companion.core import Match, Rng, find
+from companion.inbox import Inbox, Line
+from companion.session import Seat, Session
+from companion.transcript import load
+from companion.voice import synth
+from companion.voice.listener import Listener
+from companion.voice.recognizer import SphinxRecognizer
+from companion.voice.sayable import sayable_now
+from companion.voice.sources import WavSource, write_wav
+from tests.voice.needs import need_voice
+
+
+class Speaker:
+    """Records what is said; `is_speaking` is what the listener asks."""
+
+    def __init__(self):
+        self.said, self.speaking, self.cuts = [], False, 0
+
+    def say(self, text, priority=None, earcon=None, lang=None):
+        self.said.append(text)
+
+    def interrupt(self):
+        self.cuts += 1
+
+    def is_speaking(self):
+        return self.speaking
+
+
+def hear(path, recognizer, phrases, speaker=None, barge_in=False):
+    inbox = Inbox()
+    listener = Listener(WavSource([path]), recognizer, inbox, lambda: phrases, seat=None, speaker=speaker,
+                        barge_in=barge_in)
+    listener.start().join(30)
+    lines = []
+    while (item := inbox.get(0)) is not None:
+        lines.append(item)
+    return lines, listener
+
+
+def test_a_whole_2kissa10_game_played_by_voice(tmp_path):
+    need_voice()
+    game, ui, bots = load(find("kissa"))
+    names = ["Chloé", "Bot"]
+    match = Match(game, names, 5)
+    bot = bots["greedy"](game, 1, Rng(5).fork(2))
+    lines_out = []
+    session = Session("kissa", ui, match, [Seat("Chloé"), Seat("Bot", bot=bot)], lang="en", out=lines_out.append)
+    session.helper = lambda seat: bots["greedy"](game, seat, Rng(5).fork(100 + seat + len(match.history)))
+    session.start()
+    recognizer = SphinxRecognizer("en")
+    said = heard_right = 0
+    for turn in range(20):
+        if match.over:
+            break
+        assert match.current == 0
+        phrases = sayable_now(ui, match, 0, "en", limit=40)
+        listed = phrases.phrases()
+        moves = [m.phrase for m in listed if m.command and m.command.startswith("action:")]
+        for text in ([moves[0], "yes"] if moves else ["play for me"]):
+            wav = tmp_path / f"{turn}-{len(text)}.wav"
+            write_wav(wav, synth.utterance(text, ("en-us", "en+f3")[turn % 2], 165))
+            phrases = sayable_now(ui, match, 0, "en", limit=40)
+            got, _ = hear(wav, recognizer, phrases)
+            said += 1
+            assert len(got) <= 1
+            if got:
+                line = got[0]
+                assert isinstance(line, Line) and line.source == "voice" and 0 <= line.confidence <= 1
+                heard_right += line.text == text
+                session.loop.feed(line)  # the Line as posted: source "voice", its confidence
+        if not match.over and match.current == 0 and moves and not session.pending:
+            continue
+        session.pending.clear()
+    assert match.over, "the game ended"
+    assert heard_right >= said * 0.8, (heard_right, said)
+    assert any("Chloé" in ln for ln in lines_out)
+
+
+def test_not_listening_while_the_companion_speaks_unless_barge_in(tmp_path):
+    need_voice()
+    from companion.voice.grammar import PhraseSet
+
+    phrases = PhraseSet.build([("help", "help"), ("repeat", "repeat"), ("status", "status")])
+    recognizer = SphinxRecognizer("en")
+    wav = tmp_path / "two.wav"
+    write_wav(wav, np.concatenate([synth.utterance("help", pad=0.5), synth.silence(1.0), synth.utterance("status", pad=0.5)]))
+    lines, listener = hear(wav, recognizer, phrases)
+    assert [ln.text for ln in lines] == ["help", "status"]  # two utterances, cut by the VAD
+    assert all(h.latency is not None and h.latency < 2 for h in listener.heard)
+    speaker = Speaker()
+    speaker.speaking = True
+    lines, listener = hear(wav, recognizer, phrases, speaker=speaker)
+    assert lines == [] and listener.muted_chunks > 0
+    lines, _ = hear(wav, recognizer, phrases, speaker=speaker, barge_in=True)
+    assert [ln.text for ln in lines] == ["help", "status"] and speaker.cuts >= 1
+
+
+def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
+    need_voice()
+    import argparse
+
+    from companion.voice.table import add_voice_args, parse_specs, start_voice
+
+    p = argparse.ArgumentParser()
+    add_voice_args(p)
+    assert parse_specs(["", "2=zoe"], ["Chloé", "Zoé"]) == [(None, None), (2, 1)]
+    game, ui, bots = load(find("goodfortune"))
+    match = Match(game, ["Chloé", "Paul"], 3)
+    session = Session("goodfortune", ui, match, [Seat("Chloé"), Seat("Paul")], lang="en", out=lambda _t: None)
+    wav = tmp_path / "status.wav"
+    write_wav(wav, synth.utterance("status", "en-us", 160))
+    args = p.parse_args(["--voice-input", str(wav)])
+    inbox = Inbox()
+    listeners = start_voice(args, session, inbox)
+    for listener in listeners:
+        listener.join(30)
+    line = inbox.get(1)
+    assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
+    assert start_voice(p.parse_args([]), session, inbox) == []

@@ -1,0 +1,102 @@
+"""What is sayable, compiled for the recogniser and back (no audio here)."""
+
+import pytest
+
+from companion.core import Match, find
+from companion.games.base import Act, Confirm, action_command
+from companion.transcript import load
+from companion.voice.grammar import PhraseSet, fold_token, words_of
+from companion.voice.pronounce import ipa_to_cmu
+from companion.voice.sayable import sayable_now
+
+GRAMMAR = {
+    "game": "kikoi", "lang": "fr",
+    "rules": [{"template": "je demande {token} à {player}", "command": "action"},
+              {"template": "aide", "command": "help"}],
+    "slots": {"token": ["le kigliss qui dort", "le kimouss qui mange"], "player": ["Paul", "Zoé", "Chloé"]},
+}
+
+
+def test_words_fold_and_keep_their_spelling():
+    assert fold_token("Zoé") == "zoe" and fold_token("c’est") == "c'est"
+    assert words_of("A1, Zoé !") == [("a", "A"), ("1", "1"), ("zoe", "Zoé")]
+
+
+def test_concrete_phrases_resolve_to_exactly_the_listed_phrase():
+    ps = PhraseSet.build([("Répète", "repeat"), ("je demande kigliss à Zoé", "action:x")], None, "fr")
+    assert ps.resolve("repete").phrase == "Répète"
+    hit = ps.resolve(["je", "demande", "kigliss", "a", "zoe"])
+    assert hit.phrase == "je demande kigliss à Zoé" and hit.command == "action:x"
+    assert ps.resolve("je demande kigliss") is None
+    jsgf = ps.jsgf()
+    assert "public <sayable> =" in jsgf and "( repete )" in jsgf and "zoe" in jsgf
+
+
+def test_templates_with_slots_compile_and_rebuild_the_phrase():
+    ps = PhraseSet.build([], GRAMMAR)
+    assert ps.lang == "fr"
+    jsgf = ps.jsgf()
+    assert "<slot_token>" in jsgf and "<slot_player> = ( chloe ) | ( paul ) | ( zoe ) ;" in jsgf
+    hit = ps.resolve("je demande le kigliss qui dort a zoe")
+    assert hit.phrase == "je demande le kigliss qui dort à Zoé" and hit.command == "action"
+    assert ps.resolve("je demande le kigliss qui dort a marie") is None
+    assert ps.resolve("aide").command == "help"
+
+
+def test_the_key_changes_only_with_what_is_sayable():
+    a = PhraseSet.build([("help", "help"), ("push four", "action:4")])
+    b = PhraseSet.build([("help", "help"), ("push four", "action:4")])
+    c = PhraseSet.build([("help", "help"), ("push five", "action:5")])
+    assert a.key() == b.key() != c.key()
+    with pytest.raises(ValueError):
+        PhraseSet.build([]).jsgf()
+
+
+def test_ipa_maps_to_the_cmu_phone_set():
+    assert ipa_to_cmu("zɔˈe") == ("Z", "AO", "EY")
+    assert ipa_to_cmu("kˈɪɡlɪs") == ("K", "IH", "G", "L", "IH", "S")
+    assert ipa_to_cmu("nˈɔ̃") == ("N", "OW", "N")
+    assert ipa_to_cmu("ʁepˈɛt") == ("R", "EY", "P", "EH", "T")
+    assert ipa_to_cmu("tʃˈɜːtʃ") == ("CH", "ER", "CH")
+
+
+@pytest.mark.parametrize("game_name,players", [("kikoi", ["Chloé", "Paul", "Zoé"]), ("goodfortune", ["Chloé", "Paul"]),
+                                               ("kaliko", ["Chloé", "Paul"]), ("kissa", ["Chloé", "Paul"])])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_phrase_the_game_lists_is_recognisable_back_to_itself(game_name, players, lang):
+    # What the recogniser hears (folded words, digits as words) maps back to exactly the
+    # listed phrase, hence to the command `companion phrases` gives for it.
+    game, ui, _ = load(find(game_name))
+    match = Match(game, players, 3)
+    seat = match.current
+    pairs = ui.phrases(match, seat, lang=lang).concrete
+    moves = [(p, c) for p, c in pairs if c.startswith("action:")]
+    assert moves, "at least one move is sayable"
+    for phrase, command in moves[:20]:
+        intent = ui.parse(phrase, match, seat)
+        assert isinstance(intent, (Act, Confirm)) and action_command(game, intent.action) == command, phrase
+    ps = sayable_now(ui, match, seat, lang)
+    sample = pairs[:: max(1, len(pairs) // 150)]
+    assert all(ps.resolve(" ".join(t for t, _ in words_of(p))).phrase == p for p, _ in sample)
+
+
+def test_sayable_now_prefers_the_games_own_phrases():
+    class Sayable:
+        concrete = [("aide", "help")]
+        grammar = GRAMMAR
+
+    class UI:
+        def phrases(self, match, seat, lang="fr"):
+            assert lang == "fr"
+            return Sayable()
+
+    ps = sayable_now(UI(), None, 0, "fr")
+    assert ps.resolve("aide").command == "help"
+    assert ps.resolve("je demande le kimouss qui mange a chloe").phrase == "je demande le kimouss qui mange à Chloé"
+
+
+def test_a_wake_word_must_come_first_and_is_not_part_of_the_line():
+    ps = PhraseSet.build([("help", "help"), ("push four", "action:4")]).with_wake("companion")
+    assert "public <sayable> = companion ( ( help ) | ( push four ) ) ;" in ps.jsgf()
+    assert ps.resolve("companion push four").phrase == "push four"
+    assert ps.resolve("push four") is None
