@@ -226,6 +226,9 @@ class GuardedJournal:
     def announced(self) -> None:
         self._guard("announced")
 
+    def setting(self, seat: int | None, key: str, value: str) -> None:
+        self._guard("setting", seat, key, value)
+
     def close(self) -> None:
         self.inner.close()
 
@@ -354,6 +357,9 @@ def resume(args: argparse.Namespace) -> int:
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
     session.match.replay(c.actions)  # checked move by move when the save was opened
+    session.core.apply_settings(c.settings)  # « bref » said before the save was closed
+    if args.verbosity:
+        session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
     guarded = GuardedJournal(journal, _warn_io(session))
     session.journal = guarded
     session.resumed = True

@@ -44,6 +44,7 @@ from .outputs import (
     Interrupt,
     JournalAction,
     JournalEnd,
+    JournalSetting,
     JournalUndo,
     Output,
     Record,
@@ -133,6 +134,7 @@ class SessionCore:
         self._said = 0
         self._out: list[Output] = []
         self._taken: tuple[str, str | None] | None = None  # (outcome, command) of the line in hand
+        self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -353,8 +355,9 @@ class SessionCore:
         return (humans[0] if humans else None), line
 
     def _line(self, item: Line) -> None:
-        text = item.text.strip()
-        seat, text = (item.seat, text) if item.seat is not None else self.seat_of(text)
+        raw = item.text.strip()
+        seat, text = (item.seat, raw) if item.seat is not None else self.seat_of(raw)
+        self._named = item.seat is not None or text != raw
         if self.thinking is not None and global_command(text) not in WHILE_THINKING:
             self.deferred.append(item)  # taken after the bot's move, in order (its seat then too)
             return
@@ -490,11 +493,12 @@ class SessionCore:
             self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
             self._stop()
         elif word in ("terse", "normal", "verbose"):
+            # « bref » alone sets the table's verbosity (the narration of moves everyone hears);
+            # « Paul: bref », or a line from Paul's page, sets Paul's own (his private lines).
             level = Verbosity[word.upper()]
-            if seat is None:
-                self.verbosity = level
-            else:
-                self.seats[seat].verbosity = level
+            own = seat if self._named else None
+            self.set_verbosity(own, level)
+            self._out.append(JournalSetting(own, "verbosity", level.name.lower()))
             self.tell(f"core.verbosity.{word}", seat)
         elif word in ("faster", "slower", "louder", "quieter"):
             self._out.append(Tune(seat, word, self._lang(seat), self._verb(seat)))
@@ -511,6 +515,19 @@ class SessionCore:
             else:
                 self.seats[seat].lang = lang
             self.tell("core.language_set", seat)
+
+    def set_verbosity(self, seat: int | None, level: Verbosity) -> None:
+        """The table's verbosity (seat None) or one player's own."""
+        if seat is None:
+            self.verbosity = level
+        else:
+            self.seats[seat].verbosity = level
+
+    def apply_settings(self, settings: list[tuple[int | None, str, str]]) -> None:
+        """Settings a save recorded (`JournalSetting`), in order: a resume keeps them."""
+        for seat, key, value in settings:
+            if key == "verbosity" and value.upper() in Verbosity.__members__ and (seat is None or 0 <= seat < len(self.seats)):
+                self.set_verbosity(seat, Verbosity[value.upper()])
 
     def _refuse(self, word: str) -> None:
         self._taken = ("refuse", word)

@@ -99,6 +99,16 @@ class JournalEnd:
 
 
 @dataclass(frozen=True)
+class JournalSetting:
+    """Append a setting changed during the game (`key` "verbosity", `value` "terse") to the
+    journal, for the table (`seat` None) or one player: a resume applies them in order."""
+
+    seat: int | None
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
 class Think:
     """Start a bot's search for `seat` in `state` (the match's history had `ply` steps).
 
@@ -153,7 +163,7 @@ class Stop:
     """The session is over (quit, end of input, or a game of bots only finished)."""
 
 
-Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | Think | Tune | Attach | Detach | Ended | Stop
+Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | JournalSetting | Think | Tune | Attach | Detach | Ended | Stop
 
 __all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalEnd",
-           "JournalUndo", "Output", "Record", "Say", "Stop", "Think", "Tune"]
+           "JournalSetting", "JournalUndo", "Output", "Record", "Say", "Stop", "Think", "Tune"]

@@ -34,6 +34,7 @@ from .outputs import (
     Interrupt,
     JournalAction,
     JournalEnd,
+    JournalSetting,
     JournalUndo,
     Output,
     Record,
@@ -129,6 +130,9 @@ class Table:
             elif isinstance(o, JournalUndo):
                 if self.journal is not None:
                     self.journal.undo()
+            elif isinstance(o, JournalSetting):
+                if self.journal is not None and hasattr(self.journal, "setting"):
+                    self.journal.setting(o.seat, o.key, o.value)
             elif isinstance(o, JournalEnd):
                 if self.journal is not None:
                     self.journal.end(list(o.scores), list(o.winners))

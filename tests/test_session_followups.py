@@ -1,0 +1,120 @@
+"""Follow-ups of the table loop (issue 17): verbosity that changes the narration and survives a
+resume, the save's path said only when asked, the order of what a resume says, a `--log`
+file on a full disk, and a seat that gets its own channel mid-game hearing what it holds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from companion import journal as jr
+from companion.core import Match, Rng, find
+from companion.inbox import Line
+from companion.narration import Verbosity
+from companion.session import Seat, Session, SessionCore
+from companion.session.outputs import JournalSetting, Say
+from companion.transcript import load
+from tests.toygame import Nim
+from tests.toyui import NimUI, TakeOne
+
+BIN = Path(sys.executable).parent / "companion"
+
+
+def env(tmp_path):
+    return {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+
+
+def run(tmp_path, *args, input=None):
+    return subprocess.run([str(BIN), *args], input=input, capture_output=True, text=True, env=env(tmp_path), timeout=180)
+
+
+def kissa_session(seed=4):
+    entry = find("kissa")
+    game, ui, bots = load(entry)
+    kind = next(iter(bots))
+    seats = [Seat("Marie"), Seat("Robot", bot=bots[kind](game, 1, Rng(seed).fork(2)))]
+    match = Match(game, ["Marie", "Robot"], seed)
+    lines: list[str] = []
+    s = Session(entry.name, ui, match, seats, lang="fr", out=lines.append)
+    s.helper = lambda seat: bots[kind](game, seat, Rng(seed).fork(100 + seat + len(match.history)))
+    return s, lines
+
+
+def words_of_bot_move(lines):
+    """Words of the robot's move as printed (its line and the score line after it)."""
+    i = next(i for i, line in enumerate(lines) if line.startswith("Robot :"))
+    return len(" ".join(lines[i:i + 2]).split())
+
+
+# ------------------------------------------------------------------ 1. verbosity
+def test_unprefixed_terse_sets_the_table_and_shortens_the_narration_of_moves():
+    s, lines = kissa_session()
+    s.start()
+    s.handle("joue pour moi")
+    before = words_of_bot_move(lines)
+    mark = len(lines)
+    s.handle("bref")
+    assert s.core.verbosity == Verbosity.TERSE and s.seats[0].verbosity is None
+    s.handle("joue pour moi")
+    after = words_of_bot_move(lines[mark:])
+    assert after < before, (before, after, lines)
+    assert " vers " not in " ".join(lines[mark:])  # terse 2kissa10 moves name cells, not directions
+
+
+def test_prefixed_terse_is_the_players_own_public_narration_keeps_the_table():
+    game = Nim(pile=9)
+    c = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                    [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en")
+    c.start()
+    out = c.handle(Line("Marie: terse"))
+    assert c.seats[0].verbosity == Verbosity.TERSE and c.verbosity == Verbosity.NORMAL
+    assert JournalSetting(0, "verbosity", "terse") in out
+    out = c.handle(Line("secret"))
+    out += c.handle(Line("take 2"))
+    say = [o for o in out if isinstance(o, Say)]
+    assert {o.verbosity for o in say if o.listener is None} == {Verbosity.NORMAL}
+    assert {o.verbosity for o in say if o.listener == 0} == {Verbosity.TERSE}
+    out = c.handle(Line("normal"))  # unprefixed: the table's
+    assert JournalSetting(None, "verbosity", "normal") in out and c.seats[0].verbosity == Verbosity.TERSE
+
+
+def test_settings_in_the_journal_are_read_back_and_applied_in_order(tmp_path):
+    path = tmp_path / "g.jsonl"
+    j = jr.Journal.create(path, {"game": "nim", "options": {}, "players": ["Marie", "Paul"], "seats": [None, "one"],
+                                 "seed": 4, "lang": "en"})
+    j.setting(None, "verbosity", "terse")
+    j.action(0, {"n": 1})
+    j.setting(0, "verbosity", "verbose")
+    j.setting(None, "verbosity", "normal")
+    j.close()
+    c = jr.read(path)
+    assert c.settings == [(None, "verbosity", "terse"), (0, "verbosity", "verbose"), (None, "verbosity", "normal")]
+    assert len(c.actions) == 1
+    game = Nim(pile=9)
+    core = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4), [Seat("Marie"), Seat("Paul")])
+    core.apply_settings(c.settings + [(7, "verbosity", "terse"), (None, "verbosity", "loud")])  # ignored
+    assert core.verbosity == Verbosity.NORMAL and core.seats[0].verbosity == Verbosity.VERBOSE
+
+
+def test_a_bad_setting_record_is_set_aside_like_any_unknown_record(tmp_path):
+    path = tmp_path / "g.jsonl"
+    j = jr.Journal.create(path, {"game": "nim", "options": {}, "players": ["Marie"], "seats": [None], "seed": 4, "lang": "en"})
+    j.write({"kind": "setting", "seat": "Marie", "key": "verbosity", "value": "terse"})
+    j.close()
+    s = jr.scan(path.read_bytes(), path)
+    assert s.stop == 2 and s.problems[0].code == "unknown_record"
+
+
+def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_path):
+    path = tmp_path / "game.jsonl"
+    r = run(tmp_path, "play", "kissa", "--players", "Marie", "--bots", "1", "--seed", "4", "--lang", "en",
+            "--journal", str(path), input="terse\nplay for me\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert jr.read(path).settings == [(None, "verbosity", "terse")]
+    r = run(tmp_path, "resume", str(path), "--lang", "en", input="help\nquit\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert any(line.startswith("[Marie] Help, repeat") for line in out), out  # help_global's terse form
