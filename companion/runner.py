@@ -164,8 +164,11 @@ def play(args: argparse.Namespace) -> int:
         session.emit(table.describe(), remember=False)
     if journal is not None:
         journal.say_problem = _warn_io(session)
+        session.core.save_path = str(journal.path)
         if not bots_only:
-            session.tell("core.journal_at", None, path=Raw(str(journal.path)))
+            # Printed once (a screen reader or braille display can review it), never spoken:
+            # « où est la sauvegarde » says it when asked.
+            print(catalog(lang).text(Msg("core.journal_at", path=str(journal.path))), flush=True)
     if journal_problem is not None:
         _warn_io(session)(*journal_problem)
     _run(session, [table, *private.values()] if table else list(private.values()))
@@ -362,6 +365,7 @@ def resume(args: argparse.Namespace) -> int:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
     guarded = GuardedJournal(journal, _warn_io(session))
     session.journal = guarded
+    session.core.save_path = str(guarded.path)
     session.resumed = True
     if table is not None:
         session.emit(table.describe(), remember=False)

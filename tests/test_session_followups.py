@@ -4,16 +4,19 @@ file on a full disk, and a seat that gets its own channel mid-game hearing what 
 
 from __future__ import annotations
 
+import argparse
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from companion import journal as jr
+from companion import runner
 from companion.core import Match, Rng, find
 from companion.inbox import Line
-from companion.narration import Verbosity
-from companion.session import Seat, Session, SessionCore
+from companion.narration import Priority, Verbosity
+from companion.session import Seat, Session, SessionCore, Table
 from companion.session.outputs import JournalSetting, Say
 from companion.transcript import load
 from tests.toygame import Nim
@@ -118,3 +121,57 @@ def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_pa
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
     assert any(line.startswith("[Marie] Help, repeat") for line in out), out  # help_global's terse form
+
+
+# ------------------------------------------------------------------ 2. the save's path
+class Recorder:
+    def __init__(self):
+        self.said = []
+
+    def say(self, text, priority=Priority.TEXT, earcon=None, lang=None):
+        self.said.append(text)
+
+    def describe(self):
+        return []
+
+    def interrupt(self):
+        pass
+
+    def wait(self, timeout=None):
+        return True
+
+    def close(self):
+        pass
+
+
+def play_args(tmp_path, game="nim", **kw):
+    base = {"game": game, "lang": "en", "option": [], "players": "Marie", "bots": 1, "bot": None, "seed": 4,
+            "speech": None, "out": None, "private": [], "verbosity": None, "log": None,
+            "journal": tmp_path / "g.jsonl"}
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_the_save_path_is_printed_once_and_said_only_when_asked(tmp_path, monkeypatch, capsys):
+    spk = Recorder()
+    monkeypatch.setattr(runner, "open_speakers", lambda *a, **k: (spk, {}))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("take 1\nwhere is the save\nquit\n"))
+    assert runner.play(play_args(tmp_path, game="kissa")) == 0
+    printed = capsys.readouterr().out.splitlines()
+    where = str(tmp_path / "g.jsonl")
+    at_start = [line for line in printed if where in line]
+    assert at_start[0] == f"The game is saved at every move in {where}."
+    spoken = [t for t in spk.said if where in t]
+    assert spoken == [f"The game is saved at every move in {where}."]  # once: the answer to the question
+    assert spk.said.index(spoken[0]) > 0 and spk.said[0] != spoken[0]
+
+
+def test_where_is_the_save_without_a_save():
+    game = Nim(pile=9)
+    c = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                    [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en")
+    c.start()
+    out = c.handle(Line("où est la sauvegarde"))
+    assert [Table([], lang="en").render(o) for o in out if isinstance(o, Say)] == ["This game is not saved."]
+    c.save_path = "/tmp/x.jsonl"
+    out = c.handle(Line("where is the save"))
+    assert [Table([], lang="en").render(o) for o in out if isinstance(o, Say)] == ["The game is saved at every move in /tmp/x.jsonl."]

@@ -55,11 +55,11 @@ from .outputs import (
 )
 
 # Shared words that leave a pending question or read-back open.
-KEEPS_PENDING = frozenset({"repeat", "help", "status", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
+KEEPS_PENDING = frozenset({"repeat", "help", "status", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
 # What is answered at once while a bot searches; any other line waits for the bot's move.
 WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
 # Shared words that answer a question (the rest act on the session: outcome "shared").
-ANSWERS = frozenset({"help", "status", "history", "rule"})
+ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
 CONFIDENCE_THRESHOLD = 0.6
@@ -123,6 +123,7 @@ class SessionCore:
         self.confidence_threshold = confidence_threshold
         self.running = True
         self.resumed = False
+        self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
         self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
@@ -502,6 +503,11 @@ class SessionCore:
             self.tell(f"core.verbosity.{word}", seat)
         elif word in ("faster", "slower", "louder", "quieter"):
             self._out.append(Tune(seat, word, self._lang(seat), self._verb(seat)))
+        elif word == "where_saved":
+            if self.save_path is None:
+                self.tell("core.not_saved", seat)
+            else:
+                self.tell("core.journal_at", seat, path=Raw(self.save_path))
         elif word == "history":
             self._history(seat)
         elif word == "rule":
