@@ -381,26 +381,26 @@ def resume(args: argparse.Namespace) -> int:
 
 def say_where_it_stands(session: Any, c: Any) -> None:
     """The last move played, and every move saved but never announced (a kill between the
-    write and the narration), said again from the replayed match."""
+    write and the narration), said again from the replayed match — by the core, right after
+    « Partie reprise après N coups »."""
     history = session.match.history
     unsaid = len(c.unannounced)
+    utts: list[Utterance] = []
     if unsaid:
-        session.tell("core.journal_unannounced", None, priority=Priority.IMPORTANT, n=unsaid)
+        utts.append(say("core.journal_unannounced", Priority.IMPORTANT, n=unsaid))
         steps = history[len(history) - unsaid:]
     elif history:
-        session.tell("core.journal_last_move", None, priority=Priority.MESSAGE)
+        utts.append(say("core.journal_last_move", Priority.MESSAGE))
         steps = history[-1:]
     else:
         steps = []
-    utts: list[Utterance] = []
+    moves: list[Utterance] = []
     for step in steps:
         for ev in step.events:
             if ev.visible_to(None):
-                utts.extend(u for u in session.ui.narrate(ev, session.match) if u.to is None)
-    if utts:
-        session.emit(utts)
-    if unsaid and session.journal is not None:
-        session.journal.announced()
+                moves.extend(u for u in session.ui.narrate(ev, session.match) if u.to is None)
+    session.core.resume_news = utts + moves if moves or unsaid else []
+    session.core.news_unannounced = bool(unsaid)
 
 
 # --------------------------------------------------------------------------- demo

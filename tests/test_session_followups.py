@@ -120,8 +120,29 @@ def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_pa
     r = run(tmp_path, "resume", str(path), "--lang", "en", input="help\nquit\n")
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
+    resumed = next(i for i, line in enumerate(out) if line.startswith("Game resumed after"))
+    last = out.index("Last move:")
+    assert resumed < last  # « Partie reprise » first, then the last move
+    assert out[last + 1].startswith("Bot 1: ")
     assert any(line.startswith("[Marie] Help, repeat") for line in out), out  # help_global's terse form
 
+
+# ------------------------------------------------------------------ 3. what a resume says first
+def test_a_resumed_core_says_resumed_then_the_unannounced_moves_then_marks_them():
+    from companion.narration import Raw, Utterance
+
+    game = Nim(pile=9)
+    c = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                    [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en")
+    c.match.replay([{"seat": 0, "action": {"take": 2}}, {"seat": 1, "action": {"take": 1}}])
+    c.resumed = True
+    c.resume_news = [Utterance((Raw("2 moves were saved but never announced:"),)), Utterance((Raw("Marie took 2"),))]
+    c.news_unannounced = True
+    out = c.start()
+    said = [Table([], lang="en").render(o) for o in out if isinstance(o, Say)]
+    assert said[:3] == ["Game resumed after 2 moves.", "2 moves were saved but never announced:", "Marie took 2"]
+    kinds = [type(o).__name__ for o in out]
+    assert kinds.index("JournalAnnounced") > max(i for i, k in enumerate(kinds[:4]) if k == "Say")
 
 # ------------------------------------------------------------------ 2. the save's path
 class Recorder:

@@ -43,6 +43,7 @@ from .outputs import (
     InputTaken,
     Interrupt,
     JournalAction,
+    JournalAnnounced,
     JournalEnd,
     JournalSetting,
     JournalUndo,
@@ -123,6 +124,10 @@ class SessionCore:
         self.confidence_threshold = confidence_threshold
         self.running = True
         self.resumed = False
+        # Set by a resume: what to say right after « Partie reprise après N coups » (the last
+        # move, or the moves saved but never announced); `news_unannounced`: they were never said.
+        self.resume_news: list[Utterance] = []
+        self.news_unannounced = False
         self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
@@ -143,6 +148,10 @@ class SessionCore:
         self._out = []
         if self.resumed:
             self.tell("core.resumed", None, Priority.IMPORTANT, n=len(self.match.history))
+            if self.resume_news:
+                self.emit(self.resume_news)
+                if self.news_unannounced:
+                    self._out.append(JournalAnnounced())  # said now: a next resume need not say them again
             for seat in self.seats:
                 if seat.bot is not None:
                     seat.bot.observe([e for e in self.match.events() if e.visible_to(seat.bot.seat)])

@@ -33,6 +33,7 @@ from .outputs import (
     InputTaken,
     Interrupt,
     JournalAction,
+    JournalAnnounced,
     JournalEnd,
     JournalSetting,
     JournalUndo,
@@ -130,6 +131,8 @@ class Table:
             elif isinstance(o, JournalUndo):
                 if self.journal is not None:
                     self.journal.undo()
+            elif isinstance(o, JournalAnnounced):
+                wrote = True  # the journal's `announced` below
             elif isinstance(o, JournalSetting):
                 if self.journal is not None and hasattr(self.journal, "setting"):
                     self.journal.setting(o.seat, o.key, o.value)
