@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
@@ -196,3 +197,62 @@ def test_where_is_the_save_without_a_save():
     c.save_path = "/tmp/x.jsonl"
     out = c.handle(Line("where is the save"))
     assert [Table([], lang="en").render(o) for o in out if isinstance(o, Say)] == ["The game is saved at every move in /tmp/x.jsonl."]
+
+
+# ------------------------------------------------------------------ 4. the --log file
+def test_a_log_on_a_full_disk_is_said_once_and_play_goes_on(tmp_path):
+    lines: list[str] = []
+    game = Nim(pile=9)
+    seats = [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))]
+    s = Session("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4), seats, lang="en", out=lines.append,
+                log=Path("/dev/full"))
+    s.start()
+    s.handle("take 2")
+    s.handle("take 2")
+    assert lines.count("The disk is full: /dev/full could not be written.") == 1
+    assert lines.count("The log file is no longer written; the game goes on.") == 1
+    assert s.match.state.pile == 3
+
+
+def test_a_log_that_cannot_be_opened_is_said_and_play_goes_on(tmp_path):
+    lines: list[str] = []
+    game = Nim(pile=9)
+    log = tmp_path / "missing" / "log.jsonl"
+    s = Session("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en", out=lines.append, log=log)
+    s.start()
+    s.handle("take 2")
+    assert lines[0] == f"{log} could not be written." and lines[1].startswith("The log file is no longer written")
+    assert s.match.state.pile == 6
+
+
+def test_a_log_on_a_read_only_disk_says_so(tmp_path, monkeypatch):
+    import errno
+
+    def refuse(self, *a, **k):
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+
+    monkeypatch.setattr(Path, "open", refuse)
+    lines: list[str] = []
+    game = Nim(pile=9)
+    log = tmp_path / "log.jsonl"
+    Session("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+            [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en", out=lines.append, log=log)
+    assert lines == [f"The folder of {log} is read-only: it could not be written.",
+                     "The log file is no longer written; the game goes on."]
+
+def test_companion_play_with_a_log_on_a_full_disk_has_no_traceback(tmp_path):
+    r = run(tmp_path, "play", "kissa", "--bots", "2", "--seed", "3", "--lang", "en", "--log", "/dev/full")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.count("The disk is full: /dev/full could not be written.") == 1
+
+
+def test_log_lines_stay_json(tmp_path):
+    log = tmp_path / "log.jsonl"
+    game = Nim(pile=9)
+    s = Session("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang="en", out=lambda _: None, log=log)
+    s.start()
+    s.handle("take 2")
+    s.table.close()
+    assert all(json.loads(line) for line in log.read_text().splitlines())
