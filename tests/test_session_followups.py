@@ -247,6 +247,59 @@ def test_companion_play_with_a_log_on_a_full_disk_has_no_traceback(tmp_path):
     assert r.stdout.count("The disk is full: /dev/full could not be written.") == 1
 
 
+# ------------------------------------------------------------------ 5. a channel mid-game
+class Page:
+    public = True
+
+    def __init__(self):
+        self.got = []
+
+    def deliver(self, text, *, private, priority, earcon, lang):
+        self.got.append((text, private))
+
+    def interrupt(self):
+        pass
+
+
+def two_humans(game_name):
+    entry = find(game_name)
+    game, ui, _ = load(entry)
+    names = ["Marie", "Paul", "Zoé"][: max(2, entry.min_players)]
+    lines: list[str] = []
+    s = Session(entry.name, ui, Match(game, names, 4), [Seat(n) for n in names], lang="fr", out=lines.append,
+                private_policy="withhold")
+    return s, lines
+
+
+def test_a_seat_claimed_mid_game_hears_privately_what_it_holds_kikoi():
+    s, lines = two_humans("kikoi")
+    s.start()
+    page = Page()
+    s.claim(1, page)
+    held = s.match.game.hidden_holdings(s.match.state, 1)
+    assert held and page.got and all(private for _, private in page.got)
+    assert page.got[0][0].startswith("Ton plateau")
+    assert page.got[0][0] == f"Ton plateau : {len(s.match.state.boards[1])} jetons." and len(page.got) > 1
+    assert lines[-1] == "[Paul] (dit en privé à Paul)"  # the shared screen shows only that something was said
+
+
+def test_a_seat_claimed_mid_game_hears_its_hand_kaliko():
+    s, lines = two_humans("kaliko")
+    s.start()
+    page = Page()
+    s.claim(0, page)
+    assert page.got[0] == ("Ta main, 7 tuiles :", True) and len(page.got) == 8
+    assert not any("Ta main" in line for line in lines)  # never on the shared screen
+
+
+def test_a_seat_claimed_in_a_game_without_secrets_hears_nothing_more():
+    s, _ = two_humans("kissa")
+    s.start()
+    page = Page()
+    s.claim(1, page)
+    assert page.got == []
+
+
 def test_log_lines_stay_json(tmp_path):
     log = tmp_path / "log.jsonl"
     game = Nim(pile=9)

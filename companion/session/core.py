@@ -34,6 +34,7 @@ from companion.games.base import (
 )
 from companion.inbox import BotMove, Closed, Device, Input, Line, SeatClaimed, SeatReleased, Tick
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
+from companion.phrases import TableError, cached, spoken
 
 from .outputs import (
     Attach,
@@ -64,6 +65,9 @@ ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
 CONFIDENCE_THRESHOLD = 0.6
+
+# The game's query for what a player holds: Kaliko's « main », KIKOI's « mon plateau ».
+HOLDINGS_QUERIES = ("hand", "board")
 
 RuleReader = Callable[[str, str, str], list[Utterance]]  # (game, chapter id, lang) -> utterances
 
@@ -336,9 +340,30 @@ class SessionCore:
         if isinstance(ev, SeatClaimed) and 0 <= ev.seat < len(self.seats):
             self.channels[ev.seat] = self.channels.get(ev.seat, 0) + 1
             self._out.append(Attach(ev.seat, ev.channel))
+            if self.seats[ev.seat].bot is None:
+                # Its own channel at last: the player hears, privately, what they hold.
+                self.emit(self.holdings(ev.seat), private=True)
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
             self.channels[ev.seat] -= 1
             self._out.append(Detach(ev.seat, ev.channel))
+
+    def holdings(self, seat: int) -> list[Utterance]:
+        """What only `seat` holds, as the game answers its own query for it (« main »,
+        « mon plateau »), or the private part of its status; [] when it holds no secret."""
+        match = self.match
+        if match.over or not match.game.hidden_holdings(match.state, seat):
+            return []
+        templates = _templates(self.game_name, self._lang(seat))
+        for command in HOLDINGS_QUERIES:
+            phrase = templates.get(command)
+            if not isinstance(phrase, str) or "{" in phrase:
+                continue
+            intent = self.ui.parse(phrase, match, seat)
+            if isinstance(intent, Answer) and intent.command == command:
+                mine = [u for u in intent.utterances if u.to == seat]
+                if mine:
+                    return mine
+        return [u for u in self.ui.status(match, seat) if u.to == seat and u.earcon == "private"]
 
     def _closed(self, item: Closed) -> None:
         if item.source != "keyboard" or not self.running or not self.humans:
@@ -628,3 +653,13 @@ class SessionCore:
             self.tell("core.history_empty", seat)
             return
         self.emit([Utterance(u.parts, Priority.TEXT, None, seat) for u in utts])
+
+
+@cached
+def _templates(game: str, lang: str) -> dict[str, Any]:
+    """The game's canonical spoken phrases (companion/phrases/<lang>/<game>.json), read once."""
+    try:
+        found = spoken(game, "templates", lang)
+    except TableError:  # a game without phrase tables: its status says what it holds
+        return {}
+    return found if isinstance(found, dict) else {}
