@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -125,6 +126,11 @@ def _run(session: Any, speakers: list[Any]) -> None:
     inbox = Inbox()
     loop = TableLoop(session.core, session.table, inbox, worker=True)
     loop.start()
+    # Start-up is over (modules, catalogs, phrase tables, the game, its opening handed to the
+    # speaker): what lives now lives all game, so the collector stops walking it — full
+    # collections then pause for well under a millisecond instead of tens (bench/gc_freeze.py).
+    # No gc.collect() first: it would hold the interpreter ~0.1 s just as the opening is said.
+    gc.freeze()
     if session.running and session.core.humans:
         threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
     loop.run()
