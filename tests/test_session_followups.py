@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion import journal as jr
 from companion import runner
 from companion.core import Match, Rng, find
@@ -200,6 +202,10 @@ def test_where_is_the_save_without_a_save():
 
 
 # ------------------------------------------------------------------ 4. the --log file
+full_disk = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full (not Linux)")
+
+
+@full_disk
 def test_a_log_on_a_full_disk_is_said_once_and_play_goes_on(tmp_path):
     lines: list[str] = []
     game = Nim(pile=9)
@@ -241,6 +247,7 @@ def test_a_log_on_a_read_only_disk_says_so(tmp_path, monkeypatch):
     assert lines == [f"The folder of {log} is read-only: it could not be written.",
                      "The log file is no longer written; the game goes on."]
 
+@full_disk
 def test_companion_play_with_a_log_on_a_full_disk_has_no_traceback(tmp_path):
     r = run(tmp_path, "play", "kissa", "--bots", "2", "--seed", "3", "--lang", "en", "--log", "/dev/full")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
