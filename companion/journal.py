@@ -16,6 +16,9 @@ Then:   {"kind": "action", "seat": s, "action": <the game's JSON>}
         {"kind": "undo"}
         {"kind": "announced", "ply": n}   the first n moves (after undos) were narrated
         {"kind": "end", "scores": [...], "winners": [...]}
+        {"kind": "setting", "seat": s or null, "key": "verbosity", "value": "terse"}
+              a setting changed during the game, for one player or (null) the table;
+              a resume applies them in order. Saves without them read as before.
 
 One writer per save: an open `Journal` holds an exclusive lock (fcntl.flock) on its file for
 the whole session; a second companion on the same game gets JournalError("already_open").
@@ -45,7 +48,7 @@ from companion.files import fsync_dir, io_message_id, temp_beside
 
 VERSION = 2
 READABLE = (1, 2)  # format versions this code reads
-KINDS = frozenset({"start", "action", "undo", "announced", "end"})
+KINDS = frozenset({"start", "action", "undo", "announced", "end", "setting"})
 MAX_LINE = 1 << 20  # a longer line is not a record of this companion
 _FIX_LIMIT = 4096  # lines up to this length are searched for a single flipped byte
 
@@ -227,6 +230,7 @@ class Contents:
     lines: int = 0
     announced: int | None = None  # moves known to have been narrated; None: no marker at all
     action_lines: list[int] = field(default_factory=list, repr=False)  # line of each action
+    settings: list[tuple[int | None, str, str]] = field(default_factory=list)  # (seat, key, value) in order
 
     @property
     def unannounced(self) -> list[dict[str, Any]]:
@@ -334,6 +338,10 @@ def _record_problem(rec: dict[str, Any]) -> bool:
     if kind == "announced":
         ply = rec.get("ply")
         return not isinstance(ply, int) or isinstance(ply, bool) or ply < 0
+    if kind == "setting":
+        seat = rec.get("seat")
+        bad_seat = seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0)
+        return bad_seat or not isinstance(rec.get("key"), str) or not isinstance(rec.get("value"), str)
     return False
 
 
@@ -371,6 +379,8 @@ def contents(recs: list[dict[str, Any]], lines: list[int] | None = None) -> Cont
             c.announced = min(int(rec["ply"]), len(c.actions))
         elif kind == "end":
             c.finished = True
+        elif kind == "setting":
+            c.settings.append((rec["seat"], rec["key"], rec["value"]))
     return c
 
 
@@ -518,6 +528,11 @@ class Journal:
 
     def end(self, scores: list[int], winners: list[int]) -> None:
         self.write({"kind": "end", "scores": scores, "winners": winners})
+
+    def setting(self, seat: int | None, key: str, value: str) -> None:
+        """A setting changed during the game (the table's when `seat` is None). Not synced:
+        a lost one only makes a resume use the setting from before it."""
+        self._raw(_encode({"kind": "setting", "seat": seat, "key": key, "value": value}), sync=False)
 
     def close(self) -> None:
         if self._fh is not None:

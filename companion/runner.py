@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -140,6 +141,11 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
     loop = TableLoop(session.core, session.table, inbox, worker=True)
     try:
         loop.start()
+        # Start-up is over (modules, catalogs, phrase tables, the game, its opening handed to the
+        # speaker): what lives now lives all game, so the collector stops walking it — full
+        # collections then pause for well under a millisecond instead of tens (bench/gc_freeze.py).
+        # No gc.collect() first: it would hold the interpreter ~0.1 s just as the opening is said.
+        gc.freeze()
         if session.running and session.core.humans:
             threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
         loop.run()
@@ -203,8 +209,11 @@ def play(args: argparse.Namespace) -> int:
         session.emit(table.describe(), remember=False)
     if journal is not None:
         journal.say_problem = _warn_io(session)
+        session.core.save_path = str(journal.path)
         if not bots_only:
-            session.tell("core.journal_at", None, path=Raw(str(journal.path)))
+            # Printed once (a screen reader or braille display can review it), never spoken:
+            # « où est la sauvegarde » says it when asked.
+            print(catalog(lang).text(Msg("core.journal_at", path=str(journal.path))), flush=True)
     if journal_problem is not None:
         _warn_io(session)(*journal_problem)
     _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
@@ -264,6 +273,9 @@ class GuardedJournal:
 
     def announced(self) -> None:
         self._guard("announced")
+
+    def setting(self, seat: int | None, key: str, value: str) -> None:
+        self._guard("setting", seat, key, value)
 
     def close(self) -> None:
         self.inner.close()
@@ -393,8 +405,12 @@ def resume(args: argparse.Namespace) -> int:
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
     session.match.replay(c.actions)  # checked move by move when the save was opened
+    session.core.apply_settings(c.settings)  # « bref » said before the save was closed
+    if args.verbosity:
+        session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
     guarded = GuardedJournal(journal, _warn_io(session))
     session.journal = guarded
+    session.core.save_path = str(guarded.path)
     session.resumed = True
     if table is not None:
         session.emit(table.describe(), remember=False)
@@ -410,26 +426,26 @@ def resume(args: argparse.Namespace) -> int:
 
 def say_where_it_stands(session: Any, c: Any) -> None:
     """The last move played, and every move saved but never announced (a kill between the
-    write and the narration), said again from the replayed match."""
+    write and the narration), said again from the replayed match — by the core, right after
+    « Partie reprise après N coups »."""
     history = session.match.history
     unsaid = len(c.unannounced)
+    utts: list[Utterance] = []
     if unsaid:
-        session.tell("core.journal_unannounced", None, priority=Priority.IMPORTANT, n=unsaid)
+        utts.append(say("core.journal_unannounced", Priority.IMPORTANT, n=unsaid))
         steps = history[len(history) - unsaid:]
     elif history:
-        session.tell("core.journal_last_move", None, priority=Priority.MESSAGE)
+        utts.append(say("core.journal_last_move", Priority.MESSAGE))
         steps = history[-1:]
     else:
         steps = []
-    utts: list[Utterance] = []
+    moves: list[Utterance] = []
     for step in steps:
         for ev in step.events:
             if ev.visible_to(None):
-                utts.extend(u for u in session.ui.narrate(ev, session.match) if u.to is None)
-    if utts:
-        session.emit(utts)
-    if unsaid and session.journal is not None:
-        session.journal.announced()
+                moves.extend(u for u in session.ui.narrate(ev, session.match) if u.to is None)
+    session.core.resume_news = utts + moves if moves or unsaid else []
+    session.core.news_unannounced = bool(unsaid)
 
 
 # --------------------------------------------------------------------------- demo

@@ -143,8 +143,8 @@ def test_private_channel_keeps_secret_off_the_screen():
 def test_verbosity_and_rate_commands():
     s, lines = make()
     s.start()
-    s.handle("bref")
-    assert s.seats[0].verbosity == Verbosity.TERSE
+    s.handle("bref")  # unprefixed: the table's verbosity (tests/test_session_followups.py)
+    assert s.core.verbosity == Verbosity.TERSE and s.seats[0].verbosity is None
     s.handle("plus vite")
     assert s.speaker.profile.rate == 200 and lines[-1] == "[Marie] rate 200"
 

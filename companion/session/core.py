@@ -34,6 +34,7 @@ from companion.games.base import (
 )
 from companion.inbox import BotMove, Closed, Device, Input, Line, SeatClaimed, SeatReleased, Tick
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
+from companion.phrases import TableError, cached, spoken
 
 from .outputs import (
     Attach,
@@ -43,7 +44,9 @@ from .outputs import (
     InputTaken,
     Interrupt,
     JournalAction,
+    JournalAnnounced,
     JournalEnd,
+    JournalSetting,
     JournalUndo,
     Output,
     Record,
@@ -55,16 +58,19 @@ from .outputs import (
 )
 
 # Shared words that leave a pending question or read-back open.
-KEEPS_PENDING = frozenset({"repeat", "help", "status", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
+KEEPS_PENDING = frozenset({"repeat", "help", "status", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
 # What is answered at once while a bot searches; any other line waits for the bot's move.
 WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
 # Shared words that answer a question (the rest act on the session: outcome "shared").
-ANSWERS = frozenset({"help", "status", "history", "rule"})
+ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
 CONFIDENCE_THRESHOLD = 0.6
 # Who may claim a seat, and what the table hears when they do.
 CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed"}
+
+# The game's query for what a player holds: Kaliko's « main », KIKOI's « mon plateau ».
+HOLDINGS_QUERIES = ("hand", "board")
 
 RuleReader = Callable[[str, str, str], list[Utterance]]  # (game, chapter id, lang) -> utterances
 
@@ -125,6 +131,11 @@ class SessionCore:
         self.confidence_threshold = confidence_threshold
         self.running = True
         self.resumed = False
+        # Set by a resume: what to say right after « Partie reprise après N coups » (the last
+        # move, or the moves saved but never announced); `news_unannounced`: they were never said.
+        self.resume_news: list[Utterance] = []
+        self.news_unannounced = False
+        self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
         self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
@@ -140,6 +151,7 @@ class SessionCore:
         # the table that free one (« libère Anne »): text -> seat or None, given by the runner.
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
+        self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -147,6 +159,10 @@ class SessionCore:
         self._out = []
         if self.resumed:
             self.tell("core.resumed", None, Priority.IMPORTANT, n=len(self.match.history))
+            if self.resume_news:
+                self.emit(self.resume_news)
+                if self.news_unannounced:
+                    self._out.append(JournalAnnounced())  # said now: a next resume need not say them again
             for seat in self.seats:
                 if seat.bot is not None:
                     seat.bot.observe([e for e in self.match.events() if e.visible_to(seat.bot.seat)])
@@ -335,6 +351,9 @@ class SessionCore:
                 self.claims.setdefault(ev.seat, []).append(ev.channel)
                 # The table hears that a phone or terminal took the seat, never what it hears.
                 self.tell(CLAIM_SOURCES[item.source], None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
+            if self.seats[ev.seat].bot is None:
+                # Its own channel at last: the player hears, privately, what they hold.
+                self.emit(self.holdings(ev.seat), private=True)
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
             self.channels[ev.seat] -= 1
             self._out.append(Detach(ev.seat, ev.channel))
@@ -342,6 +361,24 @@ class SessionCore:
             if ev.channel in claims:
                 claims.remove(ev.channel)
                 self.tell("core.web.seat_released", None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
+
+    def holdings(self, seat: int) -> list[Utterance]:
+        """What only `seat` holds, as the game answers its own query for it (« main »,
+        « mon plateau »), or the private part of its status; [] when it holds no secret."""
+        match = self.match
+        if match.over or not match.game.hidden_holdings(match.state, seat):
+            return []
+        templates = _templates(self.game_name, self._lang(seat))
+        for command in HOLDINGS_QUERIES:
+            phrase = templates.get(command)
+            if not isinstance(phrase, str) or "{" in phrase:
+                continue
+            intent = self.ui.parse(phrase, match, seat)
+            if isinstance(intent, Answer) and intent.command == command:
+                mine = [u for u in intent.utterances if u.to == seat]
+                if mine:
+                    return mine
+        return [u for u in self.ui.status(match, seat) if u.to == seat and u.earcon == "private"]
 
     def _closed(self, item: Closed) -> None:
         if item.source != "keyboard" or not self.running or not self.humans:
@@ -368,8 +405,9 @@ class SessionCore:
         return (humans[0] if humans else None), line
 
     def _line(self, item: Line) -> None:
-        text = item.text.strip()
-        seat, text = (item.seat, text) if item.seat is not None else self.seat_of(text)
+        raw = item.text.strip()
+        seat, text = (item.seat, raw) if item.seat is not None else self.seat_of(raw)
+        self._named = item.seat is not None or text != raw
         if self.thinking is not None and global_command(text) not in WHILE_THINKING:
             self.deferred.append(item)  # taken after the bot's move, in order (its seat then too)
             return
@@ -519,14 +557,20 @@ class SessionCore:
             self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
             self._stop()
         elif word in ("terse", "normal", "verbose"):
+            # « bref » alone sets the table's verbosity (the narration of moves everyone hears);
+            # « Paul: bref », or a line from Paul's page, sets Paul's own (his private lines).
             level = Verbosity[word.upper()]
-            if seat is None:
-                self.verbosity = level
-            else:
-                self.seats[seat].verbosity = level
+            own = seat if self._named else None
+            self.set_verbosity(own, level)
+            self._out.append(JournalSetting(own, "verbosity", level.name.lower()))
             self.tell(f"core.verbosity.{word}", seat)
         elif word in ("faster", "slower", "louder", "quieter"):
             self._out.append(Tune(seat, word, self._lang(seat), self._verb(seat)))
+        elif word == "where_saved":
+            if self.save_path is None:
+                self.tell("core.not_saved", seat)
+            else:
+                self.tell("core.journal_at", seat, path=Raw(self.save_path))
         elif word == "history":
             self._history(seat)
         elif word == "rule":
@@ -540,6 +584,19 @@ class SessionCore:
             else:
                 self.seats[seat].lang = lang
             self.tell("core.language_set", seat)
+
+    def set_verbosity(self, seat: int | None, level: Verbosity) -> None:
+        """The table's verbosity (seat None) or one player's own."""
+        if seat is None:
+            self.verbosity = level
+        else:
+            self.seats[seat].verbosity = level
+
+    def apply_settings(self, settings: list[tuple[int | None, str, str]]) -> None:
+        """Settings a save recorded (`JournalSetting`), in order: a resume keeps them."""
+        for seat, key, value in settings:
+            if key == "verbosity" and value.upper() in Verbosity.__members__ and (seat is None or 0 <= seat < len(self.seats)):
+                self.set_verbosity(seat, Verbosity[value.upper()])
 
     def _refuse(self, word: str) -> None:
         self._taken = ("refuse", word)
@@ -625,3 +682,13 @@ class SessionCore:
             self.tell("core.history_empty", seat)
             return
         self.emit([Utterance(u.parts, Priority.TEXT, None, seat) for u in utts])
+
+
+@cached
+def _templates(game: str, lang: str) -> dict[str, Any]:
+    """The game's canonical spoken phrases (companion/phrases/<lang>/<game>.json), read once."""
+    try:
+        found = spoken(game, "templates", lang)
+    except TableError:  # a game without phrase tables: its status says what it holds
+        return {}
+    return found if isinstance(found, dict) else {}

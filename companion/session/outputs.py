@@ -99,6 +99,22 @@ class JournalEnd:
 
 
 @dataclass(frozen=True)
+class JournalAnnounced:
+    """Mark in the journal that every move saved so far has been said (after a resume said
+    the moves a stop had left unannounced)."""
+
+
+@dataclass(frozen=True)
+class JournalSetting:
+    """Append a setting changed during the game (`key` "verbosity", `value` "terse") to the
+    journal, for the table (`seat` None) or one player: a resume applies them in order."""
+
+    seat: int | None
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
 class Think:
     """Start a bot's search for `seat` in `state` (the match's history had `ply` steps).
 
@@ -160,7 +176,8 @@ class Stop:
     """The session is over (quit, end of input, or a game of bots only finished)."""
 
 
-Output = Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | Think | Tune | Attach | Detach | Release | Ended | Stop
+Output = (Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | JournalAnnounced
+          | JournalSetting | Think | Tune | Attach | Detach | Release | Ended | Stop)
 
-__all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalEnd",
-           "JournalUndo", "Output", "Record", "Release", "Say", "Stop", "Think", "Tune"]
+__all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalAnnounced",
+           "JournalEnd", "JournalSetting", "JournalUndo", "Output", "Record", "Release", "Say", "Stop", "Think", "Tune"]

@@ -19,11 +19,13 @@ private lines was decided by the core (`SessionCore.hears_privately`); here:
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from companion.files import io_message_id
 from companion.narration import Priority, Raw, Utterance, Verbosity, catalog, say, spell
 
 from .outputs import (
@@ -33,7 +35,9 @@ from .outputs import (
     InputTaken,
     Interrupt,
     JournalAction,
+    JournalAnnounced,
     JournalEnd,
+    JournalSetting,
     JournalUndo,
     Output,
     Record,
@@ -95,8 +99,14 @@ class Table:
         # Lets go of the page or terminal holding a seat (the seat book's `release`), or None.
         self.on_release: Callable[[int], Any] | None = None
         self.log_path = log
-        self._log_fh = log.open("a", encoding="utf-8") if log else None
+        self.verbosity = Verbosity.NORMAL
         self.channels: dict[int, list[Any]] = {}
+        self._log_fh: Any = None
+        if log is not None:
+            try:
+                self._log_fh = log.open("a", encoding="utf-8")
+            except OSError as exc:
+                self._log_failed(exc)
 
     # ------------------------------------------------------------------ channels
     def attach(self, seat: int, channel: Any) -> None:
@@ -132,6 +142,11 @@ class Table:
             elif isinstance(o, JournalUndo):
                 if self.journal is not None:
                     self.journal.undo()
+            elif isinstance(o, JournalAnnounced):
+                wrote = True  # the journal's `announced` below
+            elif isinstance(o, JournalSetting):
+                if self.journal is not None and hasattr(self.journal, "setting"):
+                    self.journal.setting(o.seat, o.key, o.value)
             elif isinstance(o, JournalEnd):
                 if self.journal is not None:
                     self.journal.end(list(o.scores), list(o.winners))
@@ -214,14 +229,30 @@ class Table:
                     self.say(Say(None, utt, False, self.lang, verbosity))
 
     def _log(self, entries: list[dict[str, Any]]) -> None:
-        if self._log_fh is not None:
+        if self._log_fh is None:
+            return
+        try:
             for entry in entries:
                 self._log_fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
             self._log_fh.flush()
+        except OSError as exc:
+            fh, self._log_fh = self._log_fh, None
+            with contextlib.suppress(OSError):
+                fh.close()
+            self._log_failed(exc)
+
+    def _log_failed(self, exc: OSError) -> None:
+        """The `--log` file cannot be opened or written (full or read-only disk): said once in
+        one sentence, and the game goes on without it."""
+        self._log_fh = None
+        path = Raw(str(self.log_path))
+        for utt in (say(io_message_id(exc), Priority.IMPORTANT, "error", path=path), say("core.log_stopped", Priority.IMPORTANT)):
+            self.say(Say(None, utt, False, self.lang, self.verbosity))
 
     def close(self) -> None:
         if self._log_fh is not None:
-            self._log_fh.close()
+            with contextlib.suppress(OSError):
+                self._log_fh.close()
             self._log_fh = None
 
 

@@ -88,6 +88,13 @@ class Table:
         assert claim is not None
         return [h.text for h in claim.channel.since(0) if h.private]
 
+    def secret_texts(self, seat: int) -> list[str]:
+        """`seat`'s private lines that no other seat heard alike (« Ton plateau : 4 jetons. »
+        is said privately to each, and is nobody's secret)."""
+        others = {t for s in range(len(self.names)) if s != seat and self.book.claimed(s) is not None
+                  for t in self.private_texts(s)}
+        return [t for t in self.private_texts(seat) if t not in others]
+
     def wait_idle(self, timeout: float = 5.0) -> None:
         import time
 
