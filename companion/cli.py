@@ -28,6 +28,7 @@ EXTERNAL = {
     "rules": ("companion.audiorules.cli", "rules_main"),
     "qr": ("companion.audiorules.cli", "qr_main"),
     "serve": ("companion.audiorules.cli", "serve_main"),
+    "reader": ("companion.reader_cli", "reader_main"),
 }
 
 
@@ -74,6 +75,7 @@ _EXTERNAL_HELP = {
     "rules": "listen to the audio rules of a game (chapters, resume where you stopped)",
     "qr": "make a printable QR label that opens a game's audio rules",
     "serve": "serve the rules pages to phones on this computer or the home network",
+    "reader": "the tactile token reader: listen to one, emulate one, write a tag",
 }
 
 
