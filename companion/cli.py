@@ -29,6 +29,7 @@ EXTERNAL = {
     "qr": ("companion.audiorules.cli", "qr_main"),
     "serve": ("companion.audiorules.cli", "serve_main"),
     "reader": ("companion.reader_cli", "reader_main"),
+    "phrases": ("companion.phrases_cli", "phrases_main"),
 }
 
 
@@ -76,6 +77,7 @@ _EXTERNAL_HELP = {
     "qr": "make a printable QR label that opens a game's audio rules",
     "serve": "serve the rules pages to phones on this computer or the home network",
     "reader": "the tactile token reader: listen to one, emulate one, write a tag",
+    "phrases": "what a player can say now, with its command (--json list, --grammar for voice)",
 }
 
 

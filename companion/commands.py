@@ -1,38 +1,66 @@
 """The words every game shares (help, repeat, undo, status, quit, verbosity, speech rate).
 
-Recognised in French and English, with short aliases, case and accents ignored. A game's
-own commands are parsed only when a line is none of these.
+The words are data: `companion/phrases/<lang>/shared.json`, every language at once, case and
+accents ignored. A game's own commands are parsed only when a line is none of these, except
+"yes" and "no", which go to the game when nothing waits for a confirmation and the game
+understands them (« oui » answers a KIKOI request).
+
+A shared word never takes a phrase a game lists as its own (`tests/test_phrases_shadow.py`):
+« score » is no shared word, so that each game answers it its own way (Kaliko's score query,
+the others' status).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core.text import fold
+from companion.games.base import (
+    FALL_THROUGH,
+    Act,
+    Answer,
+    Ask,
+    Confirm,
+    Refuse,
+    Seq,
+    action_command,
+)
+from companion.phrases import cached, groups
 
-GLOBAL: dict[str, tuple[str, ...]] = {
-    "help": ("aide", "help", "h", "?", "a l aide", "que puis je faire", "what can i do", "commandes", "commands"),
-    "repeat": ("repete", "repeter", "repeat", "r", "encore", "again", "pardon", "quoi", "what"),
-    "undo": ("annule", "annuler", "undo", "u", "retour"),
-    "status": ("etat", "status", "s", "ou en est on", "where are we", "score", "scores", "qui joue", "whose turn"),
-    "quit": ("quitte", "quitter", "quit", "q", "exit", "sortir", "fin", "stop"),
-    "yes": ("oui", "yes", "o", "y", "ok", "d accord", "confirme", "confirm", "vas y", "go"),
-    "no": ("non", "no", "n", "annule pas", "cancel", "laisse tomber"),
-    "terse": ("bref", "breve", "terse", "court", "mode bref", "verbosite breve"),
-    "normal": ("normal", "mode normal", "verbosite normale"),
-    "verbose": ("detaille", "verbose", "bavard", "mode detaille", "verbosite detaillee"),
-    "faster": ("plus vite", "faster", "vite", "accelere"),
-    "slower": ("moins vite", "slower", "lentement", "ralentis", "plus lent"),
-    "louder": ("plus fort", "louder"),
-    "quieter": ("moins fort", "quieter", "plus bas"),
-    "history": ("historique", "history", "recap", "resume", "quoi de neuf", "what happened", "dernier", "last"),
-    "rule": ("regle", "rule", "la regle", "the rule", "regles", "rules"),
-    "autoplay": ("joue pour moi", "joue a ma place", "play for me", "auto"),
-    "french": ("francais", "en francais", "french", "langue francaise"),
-    "english": ("anglais", "en anglais", "english", "langue anglaise"),
-}
 
-_LOOKUP = {alias: name for name, aliases in GLOBAL.items() for alias in aliases}
+@cached
+def _lookup() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, aliases in groups("shared", "words").items():
+        for alias in aliases:
+            out.setdefault(alias, name)
+    return out
+
+
+def shared_words() -> dict[str, tuple[str, ...]]:
+    """Every shared command and its folded phrases, all languages merged."""
+    return groups("shared", "words")
 
 
 def global_command(text: str) -> str | None:
     """The shared command `text` names, or None."""
-    return _LOOKUP.get(fold(text))
+    return _lookup().get(fold(text))
+
+
+def understand(ui: Any, text: str, match: Any, seat: int) -> tuple[str, str | None, Any]:
+    """How a line is taken when nothing is pending, as the session takes it:
+    (kind, command, intent). `kind` is "shared" (a shared word), "act", "confirm", "ask",
+    "answer", "refuse", "seq" or "not_understood"; `command` names what was understood."""
+
+    word = global_command(text)
+    if word is not None and word not in FALL_THROUGH:
+        return "shared", word, None
+    intent = ui.parse(text, match, seat)
+    if intent is None:
+        return ("shared", word, None) if word is not None else ("not_understood", None, None)
+    kinds = ((Act, "act"), (Confirm, "confirm"), (Ask, "ask"), (Answer, "answer"), (Refuse, "refuse"), (Seq, "seq"))
+    kind = next(k for cls, k in kinds if isinstance(intent, cls))
+    command = intent.command
+    if command is None and isinstance(intent, (Act, Confirm)):
+        command = action_command(ui.game, intent.action)
+    return kind, command, intent

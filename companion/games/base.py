@@ -15,13 +15,19 @@ Messages live in `companion/locale/<lang>/LC_MESSAGES/<name>.po` with ids `<name
 
 from __future__ import annotations
 
+import copy
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core import Event, Game, IllegalAction, Match
 from companion.narration import Msg, Priority, Utterance, say
+from companion.phrases import Builder, Sayable, shared_phrases
+
+FALL_THROUGH = ("yes", "no")  # shared words a game's own reading may take (companion.commands)
+IntentT = TypeVar("IntentT", bound="Intent | None")
 
 
 @dataclass
@@ -129,6 +135,58 @@ class GameUI(ABC):
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
         """The audio-rules chapter about what is happening now (for `règle`/`rule`)."""
         return None
+
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """At a physical table, the chance outcomes `seat` may tell now, as written ids (RULES
+        §7: a KIKOI token `kigliss-sleep`, a Good Fortune tile `12`); [] when no chance is told
+        now. Typed today, read by the token reader next: both go through `told`."""
+        return []
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """The intent of a chance outcome told by the table (a written id of `chance`, or the
+        words a player says for it); None when it is none of this game's outcomes now."""
+        return None
+
+    # --- what is sayable now ------------------------------------------------------------------
+    def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr") -> Sayable:
+        """What `seat` may say now that means something, in `lang`: the shared words and every
+        legal action in one canonical spoken form (a sample covering every template beyond
+        2,000), each with its command, and the slot grammar of this state."""
+        builder = Builder(self.game.name, lang)
+        probe = self.probe()
+        for phrase, command in shared_phrases(lang):
+            # « oui » / « non » go to the game when it reads them (a KIKOI answer)
+            if command in FALL_THROUGH and probe.parse(phrase, match, seat) is not None:
+                continue
+            builder.shared.append((phrase, command))
+        self.sayable(builder, match, seat)
+        return builder.build()
+
+    def sayable(self, builder: Builder, match: Match[Any, Any], seat: int) -> None:
+        """Add this game's templates, slot values and concrete phrases for `seat` now. By
+        default the game package's `phrases` module does it (`sayable(ui, builder, match,
+        seat)`); a game without one has the shared words only."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.phrases")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{package}.phrases":
+                return
+            raise
+        module.sayable(self, builder, match, seat)
+
+    def probe(self) -> GameUI:
+        """A copy of this UI to try lines on: what a parse changes (a cursor, a draft) stays
+        in the copy; the game is shared."""
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+
+def named(intent: IntentT, command: str) -> IntentT:
+    """`intent`, named `command` unless it names itself or is an action (named by it)."""
+    if intent is not None and intent.command is None and not isinstance(intent, (Act, Confirm)):
+        intent.command = command
+    return intent
 
 
 def action_command(game: Game[Any, Any], action: Any) -> str:

@@ -10,38 +10,58 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import phrases as tables
 from companion.core import Event, IllegalAction, Match
 from companion.core.text import fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Seq
 from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.phrases import find_players, number_spans
 
 from . import narration
-from .notation import NUMBER_WORDS, find_charms, number_items, numbers_in
+from .notation import find_charms, number_items, numbers_in
 from .rules import HAND, LEFT, RIGHT, Declare, GoodFortune, Place, Push, State, placements
 from .scoring import score
 from .speech import charm_msg, groups_msg, points_msg, tile_msg, tiles_msg
 from .tiles import N_TILES
 
-END_WORDS = {LEFT: {"gauche", "left", "g"}, RIGHT: {"droite", "right", "dr"}}
-PUSH_WORDS = {"avance", "avancer", "pousse", "pousser", "joue", "jouer", "pose", "push", "play", "tile", "tuile"}
-FILLER_WORDS = {"la", "le", "ma", "je", "j", "numero", "no", "n", "the", "my", "number", "i", "en", "premier", "avant",
-                "et", "puis", "please", "stp", "svp", "s", "il", "te", "plait", "vous", "moi"}
-NUMBER_TOKENS = {t for phrase in NUMBER_WORDS for t in phrase.split()} | {str(n) for n in range(0, 100)}
-QUESTION_WORDS = {"quoi", "qu", "quel", "quelle", "qui", "what", "which", "who", "comment", "how", "pourquoi", "why",
-                  "lis", "read", "dis", "say", "tell"}
-OPPONENT_WORDS = {"sa", "son", "ses", "adverse", "adversaire", "autre", "lui", "elle", "their", "his", "her",
-                  "opponent", "other", "theirs", "l autre"}
-BOTH_WORDS = {"les", "deux", "both", "all", "toutes", "tous"}
-CENTRAL_WORDS = {"centre", "centrale", "central", "center", "bouts", "bout", "extremites",
-                 "extremite", "ends", "end", "milieu", "middle", "table"}
-LINE_WORDS = {"ligne", "line", "chance", "lucky", "tuiles", "tiles", "main", "hand", "jeu"}
-COLLECTION_WORDS = {"collection", "collections", "gains", "gagnees", "collected", "won"}
-MEDALLION_WORDS = {"medaillon", "medallion", "face", "porte"}
-DETAIL_WORDS = {"detail", "details", "breakdown", "decompte", "groupes", "groups", "comptes"}
-WHERE_WORDS = {"ou", "where", "decris", "describe", "quelle", "which", "info", "montre", "show"}
-DISCARD_WORDS = {"defausse", "defausses", "defaussees", "defaussee", "discard", "discards", "discarded", "boite", "box"}
-OPTION_WORDS = {"options", "option", "possibles", "possible", "coups", "moves", "choix", "choices", "conseil", "apercu", "preview"}
-DECK_WORDS = {"deck", "paquet", "synthetique", "synthetic"}
+# The words are data: `companion/phrases/<lang>/goodfortune.json` ("words", "end"), every
+# language at once.
+
+
+@tables.cached
+def _groups() -> dict[str, frozenset[str]]:
+    return {k: frozenset(v) for k, v in tables.groups("goodfortune", "words").items()}
+
+
+def W(key: str) -> frozenset[str]:
+    """The folded phrases of one of Good Fortune's word groups (push, filler, where...)."""
+    return _groups().get(key, frozenset())
+
+
+@tables.cached
+def end_words() -> dict[str, frozenset[str]]:
+    return {end: frozenset(ws) for end, ws in tables.groups("goodfortune", "end").items()}
+
+
+def _said(folded: str, toks: set[str], key: str) -> bool:
+    """Whether the line says one of the group's words (a single word) or phrases."""
+    return bool(toks & W(key)) or any(" " in p and f" {p} " in f" {folded} " for p in W(key))
+
+
+@tables.cached
+def _vocabulary() -> frozenset[str]:
+    """Every single word Good Fortune knows (never taken for a misspelt player name)."""
+    out = {w for ws in _groups().values() for p in ws for w in p.split()}
+    out |= {w for ws in tables.groups("goodfortune", "charm").values() for p in ws for w in p.split()}
+    return frozenset(out)
+
+
+def _not_numbers(folded: str) -> set[str]:
+    """The words of the line that are not part of a number."""
+    tokens = folded.split()
+    for i, j, _v in number_spans(folded):
+        tokens[i:j] = [""] * (j - i)
+    return {t for t in tokens if t}
 
 
 class GoodFortuneUI(GameUI):
@@ -53,10 +73,10 @@ class GoodFortuneUI(GameUI):
             return None
         toks = set(folded.split())
         state: State = match.state
-        if state.phase == "declare" and match.current == seat and numbers_in(folded) and not toks & WHERE_WORDS:
+        if state.phase == "declare" and match.current == seat and numbers_in(folded) and not toks & W("where"):
             return self._declare(folded, match, seat)
         if state.phase == "place" and match.current == seat and self._end(toks) is not None \
-                and not toks & (WHERE_WORDS | OPTION_WORDS | QUESTION_WORDS):
+                and not toks & (W("where") | W("options") | W("question")):
             return self._place(self._end(toks) or LEFT, folded, match, seat)
         query = self._query(folded, toks, match, seat)
         if query is not None:
@@ -70,14 +90,14 @@ class GoodFortuneUI(GameUI):
             if end is not None:
                 return self._place(end, folded, match, seat)
         nums = numbers_in(folded)
-        if len(nums) == 1 and not (toks - PUSH_WORDS - FILLER_WORDS - NUMBER_TOKENS):
+        if len(nums) == 1 and not (_not_numbers(folded) - W("push") - W("filler")):
             return Act(Push(nums[0]))
         if self._end(toks) is not None:
             return Act(Place(self._end(toks) or LEFT))  # refused with the reason (no tile to place)
         return None
 
     def _end(self, toks: set[str]) -> str | None:
-        for end, words in END_WORDS.items():
+        for end, words in end_words().items():
             if toks & words:
                 return end
         return None
@@ -112,49 +132,68 @@ class GoodFortuneUI(GameUI):
                 acts.append(Act(Declare(n)))
         return acts[0] if len(acts) == 1 else Seq(acts)
 
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tiles the table may declare now (physical set-up): `12`, or `12:clover` with the
+        charm on its left half (domino_half, central tiles)."""
+        return [f"{a.number}:{a.left}" if a.left else str(a.number) for a in match.legal(seat) if isinstance(a, Declare)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        number, _sep, charm = outcome.partition(":")
+        legal = [a for a in match.legal(seat) if isinstance(a, Declare)]
+        if not legal:
+            return None
+        if number.strip().isdigit():
+            left = fold(charm) or None
+            found = [a for a in legal if a.number == int(number) and (left is None or a.left == left)]
+            return Act(found[0] if len(found) == 1 else Declare(int(number), left))
+        return self._declare(fold(outcome), match, seat)
+
     # --- readings -----------------------------------------------------------------------------------
     def _query(self, folded: str, toks: set[str], match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state
         whose = self._whose(folded, toks, match, seat)
         nums = numbers_in(folded)
-        if toks & (WHERE_WORDS | QUESTION_WORDS) and len(nums) == 1 and not toks & PUSH_WORDS:
-            return self._answer(seat, [self.where(state, nums[0], match)])
-        if toks & COLLECTION_WORDS or (toks & DETAIL_WORDS):
-            seats = (0, 1) if (toks & BOTH_WORDS or toks & DETAIL_WORDS) and whose is None else (whose if whose is not None else seat,)
-            return self._answer(seat, [self.collection(state, s, match) for s in seats])
-        if toks & DISCARD_WORDS:
+        if toks & (W("where") | W("question")) and len(nums) == 1 and not toks & W("push"):
+            return self._answer(seat, [self.where(state, nums[0], match)], "where")
+        if toks & W("collection") or (toks & W("detail")):
+            seats = (0, 1) if (toks & W("both") or toks & W("detail")) and whose is None else (whose if whose is not None else seat,)
+            return self._answer(seat, [self.collection(state, s, match) for s in seats], "collection")
+        if toks & W("discards"):
             return self._answer(seat, [Msg("goodfortune.read.discarded", n=len(state.discarded),
-                                           tiles=tiles_msg(state.tile(n) for n in state.discarded))])
-        if toks & MEDALLION_WORDS and state.phase != "declare":
-            return self._answer(seat, [self.medallion(state, match)])
-        if toks & OPTION_WORDS:
-            return self._answer(seat, self.options(state, match, seat))
-        if toks & DECK_WORDS or "jeu de tuiles" in folded or "tile set" in folded:
+                                           tiles=tiles_msg(state.tile(n) for n in state.discarded))], "discards")
+        if toks & W("medallion") and state.phase != "declare":
+            return self._answer(seat, [self.medallion(state, match)], "medallion")
+        if toks & W("options"):
+            return self._answer(seat, self.options(state, match, seat), "options")
+        if _said(folded, toks, "deck"):
             mid = "goodfortune.read.deck_synthetic" if state.deck == "synthetic" else "goodfortune.read.deck"
-            return self._answer(seat, [Msg(mid, name=Raw(state.deck))])
-        if toks & QUESTION_WORDS and self._end(toks) is not None and len(state.central) == 3:
-            return self._answer(seat, [self.central(state)])  # "qu'y a-t-il à gauche ?"
-        if toks & CENTRAL_WORDS and not (whose is not None and toks & {"ligne", "line"} and not toks & {"centrale", "central"}):
-            return self._answer(seat, [self.central(state)])
-        if toks & {"fatma", "fatima"}:  # "main de Fatma" is a charm, not a hand
-            toks = toks - {"main", "hand"}
-        if toks & LINE_WORDS and not nums:
-            seats = (0, 1) if toks & BOTH_WORDS and whose is None else (whose if whose is not None else seat,)
-            return self._answer(seat, [self.lucky_line(state, s, match) for s in seats])
+            return self._answer(seat, [Msg(mid, name=Raw(state.deck))], "deck")
+        if toks & W("question") and self._end(toks) is not None and len(state.central) == 3:
+            return self._answer(seat, [self.central(state)], "central")  # "qu'y a-t-il à gauche ?"
+        if toks & W("central") and not (whose is not None and toks & W("line_word") and not toks & W("central_line")):
+            return self._answer(seat, [self.central(state)], "central")
+        if _said(folded, toks, "status") and not nums:
+            return Answer(self.status(match, seat), command="status")
+        if toks & W("hand_charm"):  # "main de Fatma" is a charm, not a hand
+            toks = toks - W("hand")
+        if toks & W("line") and not nums:
+            seats = (0, 1) if toks & W("both") and whose is None else (whose if whose is not None else seat,)
+            return self._answer(seat, [self.lucky_line(state, s, match) for s in seats], "line")
         return None
 
     def _whose(self, folded: str, toks: set[str], match: Match[Any, Any], seat: int) -> int | None:
-        for s, name in enumerate(match.players):
-            if fold(name) and f" {fold(name)} " in f" {folded} ":
-                return s
-        if toks & OPPONENT_WORDS:
+        named = find_players(folded, match.players, _vocabulary())
+        if named:
+            return named[0]
+        if toks & W("opponent"):
             return 1 - seat
-        if toks & {"ma", "mon", "mes", "my", "mine", "moi"}:
+        if toks & W("mine"):
             return seat
         return None
 
-    def _answer(self, seat: int, msgs: list[Msg]) -> Answer:
-        return Answer([Utterance((m,), Priority.TEXT, None, seat) for m in msgs])
+    def _answer(self, seat: int, msgs: list[Msg], command: str) -> Answer:
+        return Answer([Utterance((m,), Priority.TEXT, None, seat) for m in msgs], command=command)
 
     def central(self, state: State) -> Msg:
         if len(state.central) < 3:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 from companion.core.text import fold
+from companion.phrases import cached, groups, number_spans
+from companion.phrases import numbers_in as read_numbers
 
 from .tiles import CHARMS, DIE_VALUES, N_TILES, Tile
 
@@ -69,49 +71,23 @@ def format_tile(tile: Tile) -> str:
 
 # --- spoken forms ------------------------------------------------------------------------
 
-#: folded spoken names of each charm, French and English (longest are tried first).
-CHARM_WORDS: dict[str, tuple[str, ...]] = {
-    "clover": ("trefle a quatre feuilles", "trefle", "four leaf clover", "clover"),
-    "horseshoe": ("fer a cheval", "fer", "horseshoe", "horse shoe"),
-    "fatima": ("main de fatma", "main de fatima", "hand of fatima", "fatma", "fatima", "hamsa", "main", "hand"),
-    "neko": ("maneki neko", "neko", "chat", "lucky cat", "cat"),
-    "ganesh": ("ganesha", "ganesh", "elephant"),
-    "mati": ("oeil grec", "matiasma", "mati", "oeil", "evil eye", "eye"),
-    "scarab": ("scarabee", "scarab", "beetle"),
-}
-_ALIASES = sorted(((w, c) for c, ws in CHARM_WORDS.items() for w in ws), key=lambda p: -len(p[0]))
+# The spoken names of the charms are data: `companion/phrases/<lang>/goodfortune.json`
+# ("charm"), every language at once; numbers are read by `companion.phrases` (digits, words).
 
-NUMBER_WORDS: dict[str, int] = {
-    w: i
-    for i, ws in enumerate(
-        [
-            (),
-            ("un", "une", "one", "premier", "premiere", "first"),
-            ("deux", "two"),
-            ("trois", "three"),
-            ("quatre", "four"),
-            ("cinq", "five"),
-            ("six",),
-            ("sept", "seven"),
-            ("huit", "eight"),
-            ("neuf", "nine"),
-            ("dix", "ten"),
-            ("onze", "eleven"),
-            ("douze", "twelve"),
-            ("treize", "thirteen"),
-            ("quatorze", "fourteen"),
-            ("quinze", "fifteen"),
-            ("seize", "sixteen"),
-            ("dix sept", "seventeen"),
-            ("dix huit", "eighteen"),
-            ("dix neuf", "nineteen"),
-            ("vingt", "twenty"),
-            ("vingt et un", "vingt et une", "vingt un", "twenty one"),
-        ]
-    )
-    for w in ws
-}
-_NUMBER_PHRASES = sorted(NUMBER_WORDS, key=lambda w: -len(w.split()))
+
+@cached
+def charm_words() -> dict[str, tuple[str, ...]]:
+    """Folded spoken names of each charm, French and English (and any other table)."""
+    return groups("goodfortune", "charm")
+
+
+@cached
+def _aliases() -> list[tuple[str, str]]:
+    return sorted(((w, c) for c, ws in charm_words().items() for w in ws), key=lambda p: -len(p[0]))
+
+
+#: the charms' spoken names when this module was first imported (kept for callers of old)
+CHARM_WORDS: dict[str, tuple[str, ...]] = charm_words()
 
 
 def find_charms(folded: str) -> list[tuple[str, str]]:
@@ -119,7 +95,7 @@ def find_charms(folded: str) -> list[tuple[str, str]]:
     out: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
     padded = f" {folded} "
-    for word, charm in _ALIASES:
+    for word, charm in _aliases():
         start = 0
         while (i := padded.find(f" {word} ", start)) >= 0:
             span = (i, i + len(word) + 1)
@@ -137,23 +113,7 @@ def _covers(folded: str, word: str) -> bool:
 
 def numbers_in(folded: str) -> list[int]:
     """Numbers said in folded text, as digits or words ("douze", "vingt et un"), in order."""
-    tokens = folded.split()
-    out: list[int] = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i].isdigit():
-            out.append(int(tokens[i]))
-            i += 1
-            continue
-        for phrase in _NUMBER_PHRASES:
-            n = len(phrase.split())
-            if " ".join(tokens[i : i + n]) == phrase:
-                out.append(NUMBER_WORDS[phrase])
-                i += n
-                break
-        else:
-            i += 1
-    return out
+    return read_numbers(folded)
 
 
 def parse_spoken_tile(text: str) -> tuple[tuple[str, ...], list[int]]:
@@ -166,25 +126,9 @@ def parse_spoken_tile(text: str) -> tuple[tuple[str, ...], list[int]]:
 def number_items(folded: str) -> list[tuple[int, str]]:
     """Each number said, with the words after it up to the next number ("12 trefle 5")."""
     tokens = folded.split()
-    out: list[tuple[int, list[str]]] = []
-    i = 0
-    while i < len(tokens):
-        n, used = _number_at(tokens, i)
-        if used:
-            out.append((n, []))
-            i += used
-            continue
-        if out:
-            out[-1][1].append(tokens[i])
-        i += 1
-    return [(n, " ".join(ws)) for n, ws in out]
-
-
-def _number_at(tokens: list[str], i: int) -> tuple[int, int]:
-    if tokens[i].isdigit():
-        return int(tokens[i]), 1
-    for phrase in _NUMBER_PHRASES:
-        k = len(phrase.split())
-        if " ".join(tokens[i : i + k]) == phrase:
-            return NUMBER_WORDS[phrase], k
-    return 0, 0
+    spans = number_spans(folded)
+    out = []
+    for k, (_i, j, value) in enumerate(spans):
+        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(tokens)
+        out.append((value, " ".join(tokens[j:nxt])))
+    return out

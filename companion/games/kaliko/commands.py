@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import IllegalAction, Match, fold
-from companion.games.base import Act, Answer, GameUI, Intent, Refuse
+from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
 from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
+from .phrases import read_steps
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
 from .tiles import (
@@ -146,6 +147,8 @@ class KalikoUI(GameUI):
     # --- parsing --------------------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         raw = text.strip()
+        if (steps := read_steps(self, raw, match, seat)) is not None:
+            return steps
         folded = fold(raw)
         if not folded:
             return None
@@ -165,13 +168,13 @@ class KalikoUI(GameUI):
         else:
             # "rouge 3" / "red 3": orient the tile being placed
             if colour_of_word(words[0]) and len(words) >= 2:
-                return self._orient(match, seat, colour_of_word(words[0]), words[1:])
+                return named(self._orient(match, seat, colour_of_word(words[0]), words[1:]), "orient")
             cell = parse_cell(raw)
             if cell is not None:
-                return self._go(match, seat, cell)
+                return named(self._go(match, seat, cell), "go")
             return None
         handler = getattr(self, f"_cmd_{key}")
-        return handler(match, seat, rest, raw)
+        return named(handler(match, seat, rest, raw), key)
 
     # --- readings ---------------------------------------------------------------------------------
     def _cmd_hand(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:

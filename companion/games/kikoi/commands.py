@@ -13,12 +13,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from companion import phrases as tables
 from companion.core import Event, IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse
 from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.phrases import find_players, strip_players, yes_no
 
 from . import narration
-from .notation import Found, scan
+from .notation import Found, find_tokens, scan
 from .rules import (
     ALL,
     ANSWER,
@@ -39,28 +41,25 @@ from .rules import (
 )
 from .tokens import KIKOI, MOMENTS, RED, token_from_id, token_id, white
 
-BOARD_WORDS = ("mon plateau", "ma plaque", "plateau", "plaque", "mes jetons", "my board", "board",
-               "my tokens", "qu est ce que j ai", "what do i have", "ma main", "my hand")
-WHAT_WORDS = ("c est quoi", "qu est ce que", "quel est", "what is", "what s", "whats", "decris",
-              "describe", "comment est", "texture", "symbole", "symbol", "toucher", "feel")
-LEARN_WORDS = ("apprendre", "apprentissage", "apprends", "learn", "learning", "lecon", "lesson",
-               "tous les jetons", "all tokens", "all the tokens")
-LOG_WORDS = ("journal", "log", "evenements", "events", "rappel", "recall")
-EVERYONE_WORDS = ("tout le monde", "tous", "toutes", "everyone", "everybody", "all", "a tous")
-GIVE_WORDS = ("donne", "je donne", "oui", "je l ai", "voila", "tiens", "il l a", "elle l a", "accorde",
-              "give", "gave", "given", "gives", "yes", "granted", "here", "i have it", "has it")
-REFUSE_WORDS = ("non", "refuse", "refuses", "pas", "n a pas", "je ne l ai pas", "no", "refused",
-                "not", "don t", "doesn t", "go fish", "nope")
-STEAL_WORDS = ("kipirat", "pirate", "vole", "je vole", "voler", "steal", "steals", "i steal", "pirat")
-LET_PASS_WORDS = ("passe", "je passe", "laisse", "laisse passer", "continue", "rien", "non", "pass",
-                  "let it pass", "let it go", "nothing", "no", "go on", "ok")
-DRAW_WORDS = ("pioche", "piocher", "je pioche", "draw", "i draw", "tire")
-PASS_WORDS = ("passe", "je passe", "pass", "i pass", "rien", "nothing")
-NEXT_WORDS = ("suivant", "next", "apres", "encore", "continue", "oui", "yes", "ok", "n")
-END_LEARN_WORDS = ("fin", "arrete", "stop", "end", "assez", "enough", "sortir")
+# The words are data: `companion/phrases/<lang>/kikoi.json` ("words"), every language at once;
+# "tout le monde" / "everyone" comes from the shared table.
 
 
-NUMBER_WORDS = {"un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4, "four": 4}
+def words(key: str) -> tuple[str, ...]:
+    """The folded phrases of one of KIKOI's word groups (board, give, steal...)."""
+    if key == "everyone":
+        return tables.words("shared", "everyone")
+    return tables.groups("kikoi", "words").get(key, ())
+
+
+@tables.cached
+def _vocabulary() -> frozenset[str]:
+    """Every single word KIKOI knows (never taken for a misspelt player name)."""
+    out: set[str] = set()
+    for section in ("kikoi", "moment", "red", "words"):
+        for phrases in tables.groups("kikoi", section).values():
+            out.update(w for p in phrases for w in p.split())
+    return frozenset(out)
 
 
 def _has(folded: str, words: tuple[str, ...]) -> bool:
@@ -68,27 +67,12 @@ def _has(folded: str, words: tuple[str, ...]) -> bool:
 
 
 def _names(folded: str, match: Match[Any, Any]) -> list[int]:
-    """The seats a line names, by name or as "joueur 2" / "player 2"."""
-    out = []
-    for seat, name in enumerate(match.players):
-        n = fold(name)
-        if n and re.search(r"\b" + re.escape(n) + r"\b", folded):
-            out.append(seat)
-    for m in re.finditer(r"\b(?:joueur|joueuse|player|siege|seat)\s+(\w+)\b", folded):
-        word = m.group(1)
-        number = int(word) if word.isdigit() else NUMBER_WORDS.get(word, 0)
-        seat = number - 1
-        if 0 <= seat < len(match.players) and seat not in out:
-            out.append(seat)
-    return out
+    """The seats a line names: by name (or a close spelling), or as "joueur 2" / "player 2"."""
+    return find_players(folded, match.players, _vocabulary())
 
 
 def _strip_names(folded: str, match: Match[Any, Any]) -> str:
-    for name in match.players:
-        n = fold(name)
-        if n:
-            folded = re.sub(r"\b" + re.escape(n) + r"\b", " ", folded)
-    return folded
+    return strip_players(folded, match.players, _vocabulary())
 
 
 def legal_is_request(game: Rules, state: Any, seat: int) -> bool:
@@ -110,29 +94,34 @@ class KikoiUI(GameUI):
             return None
         bare = _strip_names(folded, match)
         found = scan(bare)
-        if _has(folded, LEARN_WORDS):
+        if _has(folded, words("learn")):
             return self._learn(0, seat)
-        if _has(folded, WHAT_WORDS) and not found.empty:
-            return Answer(self.describe(found, seat))
-        if _has(folded, BOARD_WORDS) and not found.reds:
-            return Answer(self.board(match, seat, found))
-        if _has(folded, LOG_WORDS):
+        if _has(folded, words("what")) and not found.empty:
+            return Answer(self.describe(found, seat), command="describe")
+        if _has(folded, words("board")) and not found.reds:
+            return Answer(self.board(match, seat, found), command="board")
+        if _has(folded, words("log")):
             return self._log(match, seat)
+        if _has(folded, words("status")) and found.empty:
+            return Answer(self.status(match, seat), command="status")
         if match.over:
             return None
         state = match.state
         phase = state.phase
         legal = self.game.legal_actions(state, seat) if match.current == seat else []
         if phase == PIRATE:
-            if _has(folded, STEAL_WORDS):
+            if _has(folded, words("steal")):
                 return Act(Pirate(True))
-            if _has(folded, LET_PASS_WORDS):
+            if _has(folded, words("let_pass")):
                 return Act(Pirate(False))
             return None
         if phase == ANSWER:
-            if _has(folded, REFUSE_WORDS):
+            said = yes_no(folded)  # a plain yes or no in any language of the tables
+            if said in ("yes", "no"):
+                return Act(Reply(said == "yes"))
+            if _has(folded, words("refuse")):
                 return Act(Reply(False))
-            if _has(folded, GIVE_WORDS):
+            if _has(folded, words("give")):
                 return Act(Reply(True))
             return None
         if phase in (DEAL, DRAW) or (phase == ASK and legal and isinstance(legal[0], Drew)):
@@ -140,15 +129,15 @@ class KikoiUI(GameUI):
                 return None
             return self._token_then(found, seat, lambda t: Act(Drew(t)), whites_only=False)
         if phase == ASK and legal and isinstance(legal[0], (DrawBlind, Pass)) and found.empty:
-            if _has(folded, DRAW_WORDS) or _has(folded, PASS_WORDS):
+            if _has(folded, words("draw")) or _has(folded, words("pass")):
                 return Act(legal[0])
-        if phase == KIKONK_ASK and found.empty and _has(folded, PASS_WORDS) and legal == [Pass()]:
+        if phase == KIKONK_ASK and found.empty and _has(folded, words("pass")) and legal == [Pass()]:
             return Act(Pass())
         if found.empty and not _names(folded, match):
-            if _has(folded, DRAW_WORDS):
+            if _has(folded, words("draw")):
                 return Refuse([say("kikoi.no_free_draw", Priority.IMPORTANT, "error", seat)])
             return None
-        everyone = phase == KIKONK_ASK or _has(bare, EVERYONE_WORDS)
+        everyone = phase == KIKONK_ASK or _has(bare, words("everyone"))
         return self._request(match, seat, found, _names(folded, match), everyone)
 
     def _request(self, match: Match[Any, Any], seat: int, found: Found, targets: list[int],
@@ -160,12 +149,12 @@ class KikoiUI(GameUI):
             f2 = fold(line)
             more = scan(_strip_names(f2, match))
             names2 = _names(f2, match)
-            if more.empty and not names2 and not _has(f2, EVERYONE_WORDS):
+            if more.empty and not names2 and not _has(f2, words("everyone")):
                 return None
             merged = Found(more.kikois or found.kikois, more.moments or found.moments,
                            more.reds or found.reds)
             return self._request(match, seat, merged, names2 or targets,
-                                 everyone or _has(f2, EVERYONE_WORDS))
+                                 everyone or _has(f2, words("everyone")))
 
         if found.reds and not (found.kikois or found.moments):
             t = found.reds[0]
@@ -214,6 +203,18 @@ class KikoiUI(GameUI):
             q = say("kikoi.which_kikoi", Priority.TEXT, "question", seat)
         return Ask(q, resolve)
 
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tokens `seat` may say they took from the bag now (the deal or a draw)."""
+        return [token_id(a.token) for a in match.legal(seat) if isinstance(a, Drew)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        tokens = find_tokens(outcome)
+        drawn = {a.token for a in match.legal(seat) if isinstance(a, Drew)}
+        if len(tokens) != 1 or not drawn:
+            return None
+        return Act(Drew(tokens[0]))  # a token not in the bag is refused with the reason
+
     # --- queries -------------------------------------------------------------------------------------
     def board(self, match: Match[Any, Any], seat: int, found: Found | None = None) -> list[Utterance]:
         """The asker's own board, said to them alone (RULES KIA-10)."""
@@ -252,7 +253,7 @@ class KikoiUI(GameUI):
     def _learn(self, i: int, seat: int) -> Intent:
         """The learn mode: the 28 tokens one by one; "suivant" / "next" goes on."""
         if i >= 28:
-            return Answer([say("kikoi.learn_done", Priority.TEXT, "good", seat)])
+            return Answer([say("kikoi.learn_done", Priority.TEXT, "good", seat)], command="learn")
         if i < 25:
             k, m = divmod(i, 5)
             body = say("kikoi.learn_white", Priority.TEXT, None, seat, i=i + 1, token=narration.tok(i),
@@ -265,23 +266,23 @@ class KikoiUI(GameUI):
 
         def resolve(line: str) -> Intent | None:
             f = fold(line)
-            if not f or _has(f, NEXT_WORDS):
+            if not f or _has(f, words("next")):
                 return self._learn(i + 1, seat)
-            if _has(f, END_LEARN_WORDS):
+            if _has(f, words("end_learn")):
                 return Answer([say("kikoi.learn_stopped", Priority.TEXT, None, seat)])
             return None
 
-        return Ask(question, resolve)
+        return Ask(question, resolve, command="learn")
 
     def _log(self, match: Match[Any, Any], seat: int) -> Intent:
         """The public events again: only in the easier mode (RULES KIA-10 variant)."""
         if not self.game.config["repeat_public_log"]:
-            return Refuse([say("kikoi.log_not_allowed", Priority.TEXT, "error", seat)])
+            return Refuse([say("kikoi.log_not_allowed", Priority.TEXT, "error", seat)], command="log")
         utts: list[Utterance] = []
         for ev in match.events():
             if ev.to is None:
                 utts.extend(Utterance(u.parts, Priority.TEXT, None, seat) for u in self.narrate(ev, match))
-        return Answer(utts[-40:])
+        return Answer(utts[-40:], command="log")
 
     # --- speaking --------------------------------------------------------------------------------------
     def narrate(self, event: Event, match: Match[Any, Any]) -> list[Utterance]:

@@ -13,34 +13,12 @@ import re
 from dataclasses import dataclass
 
 from companion.core import fold
+from companion.phrases import cached, close_match, groups
 
 from .tokens import KIKOI, MOMENTS, N_WHITE, RED, token_from_id, token_id, white
 
-# Folded words for each KIKOI (RULES §3.1: names and textures), each moment (symbols), each red token.
-KIKOI_WORDS: dict[int, tuple[str, ...]] = {
-    0: ("kimouss", "kimousse", "ki mousse", "qui mousse", "ki mouss", "mousse", "foam", "foamy"),
-    1: ("kigratt", "kigrat", "kigratte", "ki gratte", "qui gratte", "ki grat", "ki gratt", "rugueux",
-        "rugueuse", "rough"),
-    2: ("kigliss", "kiglisse", "ki glisse", "qui glisse", "ki gliss", "lisse", "smooth"),
-    3: ("kiboss", "kibosse", "ki bosse", "qui bosse", "ki boss", "ondule", "ondulee", "wavy"),
-    4: ("kiboucle", "ki boucle", "qui boucle", "boucle", "bouclee", "curly"),
-}
-MOMENT_WORDS: dict[int, tuple[str, ...]] = {
-    0: ("maison", "house", "home", "toit", "roof", "triangle", "chez lui", "at home"),
-    1: ("mange", "manger", "mangeant", "repas", "eat", "eats", "eating", "assiette", "plate",
-        "cercle", "circle"),
-    2: ("velo", "bike", "biking", "cycle", "cycles", "cycling", "bicyclette", "roues", "wheels",
-        "demi spheres", "half spheres"),
-    3: ("foret", "forest", "promene", "promenade", "balade", "walk", "walks", "walking", "fleur",
-        "flower", "woods"),
-    4: ("dort", "dormir", "dodo", "sleep", "sleeps", "sleeping", "asleep", "lit", "bed",
-        "rectangle", "couche"),
-}
-RED_WORDS: dict[int, tuple[str, ...]] = {
-    25: ("kikonk", "ki konk", "qui konk", "kikonque", "ki conque"),
-    26: ("kitourn", "kitourne", "ki tourne", "qui tourne", "ki tourn", "spirale", "spiral"),
-    27: ("kipirat", "kipirate", "ki pirate", "qui pirate", "pirate", "trou", "hole"),
-}
+# The words of each KIKOI (names and textures), each moment (symbols) and each red token are
+# data: `companion/phrases/<lang>/kikoi.json` ("kikoi", "moment", "red"), every language at once.
 
 
 def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -48,9 +26,34 @@ def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in alts) + r")\b")
 
 
-_KIKOI_RE = {k: _pattern(w) for k, w in KIKOI_WORDS.items()}
-_MOMENT_RE = {m: _pattern(w) for m, w in MOMENT_WORDS.items()}
-_RED_RE = {t: _pattern(w) for t, w in RED_WORDS.items()}
+@cached
+def vocabulary() -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """Folded words of each KIKOI, each moment and each red token, from the phrase tables."""
+    kikois = groups("kikoi", "kikoi")
+    moments = groups("kikoi", "moment")
+    reds = groups("kikoi", "red")
+    return ({k: kikois.get(name, ()) for k, name in enumerate(KIKOI)},
+            {m: moments.get(name, ()) for m, name in enumerate(MOMENTS)},
+            {N_WHITE + i: reds.get(name, ()) for i, name in enumerate(RED)})
+
+
+@cached
+def _patterns() -> tuple[dict[int, re.Pattern[str]], dict[int, re.Pattern[str]], dict[int, re.Pattern[str]]]:
+    kw, mw, rw = vocabulary()
+    return ({k: _pattern(w) for k, w in kw.items() if w}, {m: _pattern(w) for m, w in mw.items() if w},
+            {t: _pattern(w) for t, w in rw.items() if w})
+
+
+@cached
+def _close_names() -> dict[str, tuple[str, int]]:
+    """Single-word names of 6 letters or more, for close matching: word -> ("kikoi"|"red", index)."""
+    kw, _mw, rw = vocabulary()
+    out: dict[str, tuple[str, int]] = {}
+    for k, ws in kw.items():
+        out.update({w: ("kikoi", k) for w in ws if " " not in w and len(w) >= 6 and w.startswith("ki")})
+    for t, ws in rw.items():
+        out.update({w: ("red", t) for w in ws if " " not in w and len(w) >= 6 and w.startswith("ki")})
+    return out
 
 
 @dataclass(frozen=True)
@@ -68,18 +71,27 @@ class Found:
 
 def scan(text: str) -> Found:
     """The KIKOI, moments and red tokens a line mentions (case, accents, order ignored)."""
+    kikoi_re, moment_re, red_re = _patterns()
     folded = fold(text).replace("-", " ")
-    reds = tuple(t for t, rx in _RED_RE.items() if rx.search(folded))
+    reds = [t for t, rx in red_re.items() if rx.search(folded)]
     # a red token's words ("ki tourne") must not also count as a KIKOI or a moment
     rest = folded
     for t in reds:
-        rest = _RED_RE[t].sub(" ", rest)
-    kikois = tuple(k for k, rx in _KIKOI_RE.items() if rx.search(rest))
+        rest = red_re[t].sub(" ", rest)
+    kikois = [k for k, rx in kikoi_re.items() if rx.search(rest)]
     stripped = rest
     for k in kikois:
-        stripped = _KIKOI_RE[k].sub(" ", stripped)
-    moments = tuple(m for m, rx in _MOMENT_RE.items() if rx.search(stripped))
-    return Found(kikois, moments, reds)
+        stripped = kikoi_re[k].sub(" ", stripped)
+    moments = [m for m, rx in moment_re.items() if rx.search(stripped)]
+    # close spellings of the names ("kiglis", "kimous") for the words left
+    close = _close_names()
+    for word in stripped.split():
+        if len(word) >= 5 and word.startswith("ki"):
+            got = close_match(word, list(close))
+            if got is not None:
+                kind, index = close[got]
+                (kikois if kind == "kikoi" else reds).append(index)
+    return Found(tuple(sorted(set(kikois))), tuple(moments), tuple(sorted(set(reds))))
 
 
 def find_tokens(text: str) -> list[int]:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.core import IllegalAction, Match, fold
-from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refuse
+from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
@@ -267,55 +267,55 @@ class KissaUI(GameUI):
         if m:
             n = int(m.group(1)) if m.group(1).isdigit() else NUMBER_WORDS.get(m.group(1))
             if n is None or not 1 <= n <= SIZE:
-                return self._answer(seat, say("kissa.no_such_row", priority=Priority.TEXT, to=seat))
-            return self._answer(seat, self.read_line(board, [(n - 1) * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=n), seat))
+                return self._answer(seat, say("kissa.no_such_row", priority=Priority.TEXT, to=seat), "row")
+            return self._answer(seat, self.read_line(board, [(n - 1) * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=n), seat), "row")
         m = re.search(r"\b" + COL_WORDS + r"\s+([a-j])\b", folded)
         if m:
             c = COLUMNS.index(m.group(1).upper())
-            return self._answer(seat, self.read_line(board, [r * SIZE + c for r in range(SIZE)], Msg("kissa.col_name", col=m.group(1).upper()), seat))
+            return self._answer(seat, self.read_line(board, [r * SIZE + c for r in range(SIZE)], Msg("kissa.col_name", col=m.group(1).upper()), seat), "column")
         if _has(folded, "en nombres", "nombres entiers", "nombres", "as numbers", "numbers", "whole numbers", "whole"):
             self.whole[seat] = True
-            return self._answer(seat, say("kissa.style_whole", priority=Priority.TEXT, to=seat))
+            return self._answer(seat, say("kissa.style_whole", priority=Priority.TEXT, to=seat), "numbers")
         if _has(folded, "chiffre par chiffre", "chiffres", "digit by digit", "digits"):
             self.whole[seat] = False
-            return self._answer(seat, say("kissa.style_digits", priority=Priority.TEXT, to=seat))
+            return self._answer(seat, say("kissa.style_digits", priority=Priority.TEXT, to=seat), "digits")
         if _has(folded, "pas de solution", "aucune solution", "je ne trouve pas", "je ne trouve rien", "bloque", "bloquee",
                 "no solution", "i m stuck", "stuck", "i can t find", "cannot find", "je passe", "pass"):
             return self._declare(match, seat)
         if _has(folded, "indice", "hint", "aide moi", "un indice", "help me", "clue"):
-            return self._hint(match, seat)
+            return named(self._hint(match, seat), "hint")
         if _has(folded, "solution", "meilleur coup", "best move", "meilleur", "best"):
-            return self._best(match, seat)
+            return named(self._best(match, seat), "best")
         if _has(folded, "coups", "combien de coups", "moves", "how many moves", "solutions", "possibilites"):
-            return self._count(match, seat)
+            return named(self._count(match, seat), "moves")
         if _has(folded, "autour", "around", "voisins", "voisin", "neighbours", "neighbors", "neighbourhood", "alentours", "near"):
             cell = find_cell(folded)
             if cell is None:
-                return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat))
-            return self._answer(seat, self.read_around(board, cell, seat))
+                return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat), "around")
+            return self._answer(seat, self.read_around(board, cell, seat), "around")
         m = re.search(r"\b(?:ou|where|les|the|tous les|all the)\b.*?\b(\d|[a-z]+?)s?$", folded) or re.fullmatch(r"(\d)s", folded)
         if m and not find_cell(folded):
             word = m.group(1)
             digit = int(word) if word.isdigit() else WORD_VALUES.get(word, WORD_VALUES.get(word + "s", -1))
             if 0 <= digit <= 9:
-                return self._answer(seat, self.read_digit(board, digit, seat))
+                return self._answer(seat, self.read_digit(board, digit, seat), "digit")
         if _has(folded, "jetons", "tokens", "combien", "how many", "reste", "restant", "left", "pions"):
-            return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat))
+            return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat), "tokens")
         if _has(folded, "plateau", "board", "tablier", "tout le plateau", "whole board"):
             return Answer(
-                [self.read_line(board, [r * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=r + 1), seat) for r in range(SIZE)]
+                [self.read_line(board, [r * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=r + 1), seat) for r in range(SIZE)], command="board"
             )
         if _has(folded, "scores", "score", "points"):
-            return Answer(self.status(match, seat))
+            return Answer(self.status(match, seat), command="status")
         if len(words) <= 2:
             cell = find_cell(folded)
             if cell is not None:
-                return self._answer(seat, self.read_cell(board, cell, seat))
+                return self._answer(seat, self.read_cell(board, cell, seat), "cell")
         return None
 
     @staticmethod
-    def _answer(seat: int, utt: Utterance) -> Answer:
-        return Answer([utt])
+    def _answer(seat: int, utt: Utterance, command: str | None = None) -> Answer:
+        return Answer([utt], command=command)
 
     # --- moves -------------------------------------------------------------------------------
     def _move_intent(self, op: str, specs: list[Spec], match: Match[Any, Any], seat: int) -> Intent:

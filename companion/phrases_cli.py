@@ -1,0 +1,113 @@
+"""`companion phrases GAME`: what a player can say now, for a voice recogniser or a check.
+
+    companion phrases kikoi --json                       a new game, the player to move
+    companion phrases kaliko --lang en --grammar         the slot grammar (templates, slot values)
+    companion phrases kissa --journal partie.jsonl --seat Marie --json
+
+`--json` (the default) prints the concrete list `[{"phrase": ..., "command": ...}, ...]`;
+`--grammar` prints `{"game", "lang", "rules": [{"template", "command"}], "slots": {...}}`.
+Without `--journal`, a new game with default players (Marie, Paul, Zoé...) and seed 1; with
+it, the state of the saved game (its actions replayed). The seat defaults to the player to
+move (the first seat once the game is over).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PLAYERS = ("Marie", "Paul", "Zoé", "Léo", "Chloé", "Hugo")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion phrases", description="What a player can say now, with the command each phrase maps to.")
+    p.add_argument("game", help="game name or alias (kikoi, kissa, goodfortune, kaliko...)")
+    p.add_argument("--lang", default="fr", help="language of the phrases (fr, en, or any with a phrase table)")
+    p.add_argument("--journal", type=Path, default=None, help="a saved game: its state now")
+    p.add_argument("--seat", default=None, help="the player speaking (name; default: the player to move)")
+    p.add_argument("--players", default=None, help="comma-separated names for a new game")
+    p.add_argument("--seed", type=int, default=1, help="seed of a new game")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a variant of the rules (new game)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="the concrete list (default)")
+    out.add_argument("--grammar", action="store_true", help="the slot grammar")
+    return p
+
+
+class PhrasesError(Exception):
+    pass
+
+
+def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(ui, match) for a new game or the saved one."""
+    from companion import journal as jr
+    from companion.core import Match, UnknownGame, find
+
+    try:
+        entry = find(args.game)
+    except UnknownGame:
+        raise PhrasesError(f"unknown game {args.game!r}") from None
+    pkg = entry.module()
+    actions: list[dict[str, Any]] = []
+    if args.journal is not None:
+        try:
+            c = jr.contents(jr.records(args.journal))
+        except jr.JournalError as exc:
+            raise PhrasesError(f"{args.journal}: {exc.code} at line {exc.line}") from None
+        if find(str(c.start.get("game", ""))).name != entry.name:
+            raise PhrasesError(f"{args.journal} is a game of {c.start.get('game')}, not {entry.name}")
+        options = dict(c.start.get("options", {}))
+        names = list(c.start["players"])
+        seed = int(c.start["seed"])
+        actions = c.actions
+    else:
+        options = {}
+        for pair in args.option:
+            key, sep, value = pair.partition("=")
+            if not sep:
+                raise PhrasesError(f"option {pair!r}: expected KEY=VALUE")
+            options[key.strip().replace("-", "_")] = value.strip()
+        names = [n.strip() for n in args.players.split(",")] if args.players else list(DEFAULT_PLAYERS[: entry.min_players])
+        seed = args.seed
+    try:
+        game = pkg.Rules(**options)
+    except ValueError as exc:
+        raise PhrasesError(f"bad option: {exc}") from None
+    match = Match(game, names, seed)
+    match.replay(actions)
+    return pkg.UI(game), match
+
+
+def seat_of(match: Any, name: str | None) -> int:
+    from companion.core import fold
+
+    if name is None:
+        current = match.current
+        return 0 if current is None else int(current)
+    for i, player in enumerate(match.players):
+        if fold(player) == fold(name):
+            return i
+    raise PhrasesError(f"no player {name!r}: the players are {', '.join(match.players)}")
+
+
+def phrases_main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from companion.core import IllegalAction
+    from companion.phrases import languages
+
+    if args.lang not in languages():
+        print(f"companion phrases: no phrase table for {args.lang!r} (known: {', '.join(languages())})", file=sys.stderr)
+        return 2
+    try:
+        ui, match = state_of(args)
+        sayable = ui.phrases(match, seat_of(match, args.seat), args.lang)
+    except (PhrasesError, IllegalAction) as exc:
+        print(f"companion phrases: {exc}", file=sys.stderr)
+        return 2
+    data: Any = sayable.grammar if args.grammar else sayable.to_json()
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+    return 0
