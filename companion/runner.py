@@ -113,7 +113,7 @@ def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game
     return seats
 
 
-def _run(session: Any, speakers: list[Any]) -> None:
+def _run(session: Any, speakers: list[Any], readers: list[str] | None = None) -> None:
     """The table loop: the keyboard posts to the inbox in its own thread, bots search in a
     worker, and this thread alone applies inputs, until quit or the end of input."""
     import threading
@@ -124,10 +124,17 @@ def _run(session: Any, speakers: list[Any]) -> None:
 
     inbox = Inbox()
     loop = TableLoop(session.core, session.table, inbox, worker=True)
+    ports: list[Any] = []
+    if readers:  # --reader PORT[=SEAT]: each reader posts to the inbox from its own thread (#14)
+        from companion.reader.run import start_readers
+
+        ports = start_readers(readers, session.core, inbox, [s.name for s in session.core.seats])
     loop.start()
     if session.running and session.core.humans:
         threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
     loop.run()
+    for port in ports:
+        port.close()
     session.table.close()
     for spk in speakers:
         spk.wait(120)
@@ -168,7 +175,7 @@ def play(args: argparse.Namespace) -> int:
         session.emit(table.describe(), remember=False)
     if journal is not None and not bots_only:
         session.tell("core.journal_at", None, path=Raw(str(journal.path)))
-    _run(session, [table, *private.values()] if table else list(private.values()))
+    _run(session, [table, *private.values()] if table else list(private.values()), args.reader)
     return 0
 
 
@@ -227,7 +234,7 @@ def resume(args: argparse.Namespace) -> int:
     session.resumed = True
     if table is not None:
         session.emit(table.describe(), remember=False)
-    _run(session, [table, *private.values()] if table else list(private.values()))
+    _run(session, [table, *private.values()] if table else list(private.values()), args.reader)
     return 0
 
 

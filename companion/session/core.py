@@ -133,6 +133,8 @@ class SessionCore:
         self._said = 0
         self._out: list[Output] = []
         self._taken: tuple[str, str | None] | None = None  # (outcome, command) of the line in hand
+        # The token readers of this game (`companion.reader.play.ReaderPlay`), set by `--reader`.
+        self.reader: Any = None
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -327,6 +329,8 @@ class SessionCore:
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
             self.channels[ev.seat] -= 1
             self._out.append(Detach(ev.seat, ev.channel))
+        elif self.reader is not None:
+            self._out.extend(self.reader.device(self, item))
 
     def _closed(self, item: Closed) -> None:
         if item.source != "keyboard" or not self.running or not self.humans:
@@ -375,6 +379,11 @@ class SessionCore:
             self._taken = (outcome, command)
 
     def _take_line(self, line: str, seat: int | None, confidence: float | None) -> None:
+        if self.reader is not None:  # the reader's own words: « c'est quoi ? », « annule la lecture »
+            said = self.reader.line(self, line, seat)
+            if said is not None:
+                self._out.extend(said)
+                return
         word = global_command(line)
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:
