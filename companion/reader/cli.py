@@ -54,14 +54,23 @@ class _Voice:
             self.speaker.close()
 
 
+_held: list[Any] = []  # tokens laid while the flow waited for another lifted
+
+
 def _next(events: queue.Queue[Any], kinds: tuple[str, ...], deadline: float | None = None) -> Any:
+    """The next event of these kinds; a token laid meanwhile is kept for the next wait for one."""
+    if "placed" in kinds and _held:
+        return _held.pop(0)
     while deadline is None or time.monotonic() < deadline:
         try:
             ev = events.get(timeout=0.1)
         except queue.Empty:
             continue
-        if getattr(ev, "EVENT", "") in kinds:
+        kind = getattr(ev, "EVENT", "")
+        if kind in kinds:
             return ev
+        if kind == "placed":
+            _held.append(ev)
     return None
 
 

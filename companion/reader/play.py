@@ -112,10 +112,11 @@ class ReaderPlay:
             msg = "core.reader.back" if r.status == "lost" else "core.reader.ready"
             r.status = "ready"
             self._tell(core, msg, r, one)
-        elif kind == "back":
+        elif kind == "back":  # the first frames after a loss (or after no port at the start)
             if r.status != "ready":
+                msg = "core.reader.back" if r.status == "lost" else "core.reader.ready"
                 r.status = "ready"
-                self._tell(core, "core.reader.back", r, one)
+                self._tell(core, msg, r, one)
         elif kind == "lost":
             if r.status == "waiting" and getattr(ev, "why", "") == "no port":
                 r.status = "lost_waiting"
