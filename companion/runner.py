@@ -162,6 +162,13 @@ def play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     kinds: list[str | None] = [None] * len(humans) + [kind] * n_bots
     bots_only = not humans
+    if getattr(args, "reader", None):  # --reader PORT=SEAT names a player of this game (#14)
+        from companion.reader.run import ReaderSpecError, parse_specs
+
+        try:
+            parse_specs(args.reader, names)
+        except ReaderSpecError as exc:
+            raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal = None
     if not bots_only or args.journal:

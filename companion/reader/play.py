@@ -26,27 +26,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import IllegalAction, fold
+from companion.games.base import action_command
 from companion.narration import Msg, Priority, Raw, Utterance, say
-
-# The reader's own words (typed or said), any language.
-LEARN = frozenset(fold(w) for w in ("c'est quoi", "c'est quoi ?", "cest quoi", "qu'est-ce que c'est",
-                                    "what is this", "what is this?", "what's this"))
-CANCEL = frozenset(fold(w) for w in ("annule la lecture", "annuler la lecture", "undo the reading",
-                                     "cancel the reading", "undo reading", "cancel reading"))
-STATUS = frozenset(fold(w) for w in ("lecteur", "état du lecteur", "etat du lecteur", "le lecteur",
-                                     "reader", "reader status"))
-# Refusals that mean "this token cannot come now": it lies elsewhere, was used, or was read twice.
-CHECK_CODES = frozenset({"already_placed", "out_of_game", "not_in_bag", "red_in_deal", "no_such_token"})
+from companion.session.outputs import InputTaken
 
 
 def _clean(text: str) -> str:
     return fold(text).strip(" ?!.")
 
 
+# The reader's own words (typed or said), any language.
+LEARN = frozenset(_clean(w) for w in ("c'est quoi", "c'est quoi ?", "cest quoi", "qu'est-ce que c'est",
+                                    "what is this", "what is this?", "what's this"))
+CANCEL = frozenset(_clean(w) for w in ("annule la lecture", "annuler la lecture", "undo the reading",
+                                     "cancel the reading", "undo reading", "cancel reading"))
+STATUS = frozenset(_clean(w) for w in ("lecteur", "état du lecteur", "etat du lecteur", "le lecteur",
+                                     "reader", "reader status"))
+# Refusals that mean "this token cannot come now": it lies elsewhere, was used, or was read twice.
+CHECK_CODES = frozenset({"already_placed", "out_of_game", "not_in_bag", "red_in_deal", "no_such_token"})
+
+
 @dataclass
 class ReaderState:
     name: str          # how it is called aloud: « lecteur 1 »
     seat: int | None   # the seat it speaks for (None: the whole table)
+    source: str = "reader"  # the inbox source of its events
     status: str = "waiting"  # waiting (never heard), ready, lost, too_new
 
 
@@ -63,7 +67,7 @@ class ReaderPlay:
     @classmethod
     def bound(cls, specs: list[tuple[str, int | None]], uids: dict[str, str] | None = None) -> ReaderPlay:
         """One reader per (source, seat); sources as `companion.reader.run.source_of` names them."""
-        readers = {src: ReaderState(str(i + 1), seat) for i, (src, seat) in enumerate(specs)}
+        readers = {src: ReaderState(str(i + 1), seat, src) for i, (src, seat) in enumerate(specs)}
         return cls(readers, dict(uids or {}))
 
     # ------------------------------------------------------------------ entry points
@@ -100,7 +104,7 @@ class ReaderPlay:
     # ------------------------------------------------------------------ events
     def _reader(self, source: str) -> ReaderState:
         if source not in self.readers:
-            self.readers[source] = ReaderState(str(len(self.readers) + 1), None)
+            self.readers[source] = ReaderState(str(len(self.readers) + 1), None, source)
         return self.readers[source]
 
     def _event(self, core: Any, source: str, kind: str, ev: Any) -> None:
@@ -183,13 +187,13 @@ class ReaderPlay:
             intent = core.ui.told(tid, match, actor)
             action = getattr(intent, "action", None)
             if action is not None:
-                self._play(core, actor, action, dealt=_deal_count(match, actor))
+                self._play(core, actor, action, r.source, text, dealt=_deal_count(match, actor))
                 return
         gift = _gift(match, actor, tid)
         if gift is not None:
             action, asked = gift
             if action is not None:
-                self._play(core, actor, action)
+                self._play(core, actor, action, r.source, text)
             elif core.hears_privately(actor):
                 core.emit([say("core.reader.wrong_gift", Priority.IMPORTANT, "error", actor,
                                asked=token_name(core.game_name, asked), laid=token_name(core.game_name, tid))],
@@ -204,7 +208,8 @@ class ReaderPlay:
         else:
             core.emit([say("core.reader.not_expected", Priority.TEXT, "error", actor)])
 
-    def _play(self, core: Any, seat: int, action: Any, dealt: tuple[int, int] | None = None) -> None:
+    def _play(self, core: Any, seat: int, action: Any, source: str, text: str,
+              dealt: tuple[int, int] | None = None) -> None:
         match = core.match
         if action not in match.legal(seat):
             core.emit([say("core.reader.check", Priority.IMPORTANT, "error", seat)])
@@ -213,8 +218,11 @@ class ReaderPlay:
             # the same words and earcon for every token: nobody learns which one it was
             core.emit([say("core.reader.noted_n", Priority.MESSAGE, "private", None,
                            player=Raw(core.seats[seat].name), n=dealt[0], of=dealt[1])])
+        at = len(core._out)
         core._act(seat, action)
         self.last_read[seat] = len(match.history)
+        # the --log file tells a token read from a typed line (the journal does not: same move)
+        core._out.insert(at, InputTaken(source, seat, text, "act", action_command(match.game, action)))
 
     def _cancel(self, core: Any, seat: int | None) -> None:
         """« annule la lecture »: the seat's last token read, taken back while nothing followed it."""

@@ -109,3 +109,10 @@ def test_pair_then_write_one_token_at_a_time(tmp_path: Path):
         assert write.close() == 0
     finally:
         emu.close()
+
+
+def test_a_reader_bound_to_no_player_is_refused_before_the_game():
+    r = subprocess.run([sys.executable, "-m", "companion.cli", "play", "kikoi", "-o", "physical=true", "--players",
+                        "Marie,Paul,Zoé", "--speech", "text", "--reader", "/dev/null=Nobody"],
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "--reader /dev/null=Nobody" in r.stdout + r.stderr

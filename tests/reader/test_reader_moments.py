@@ -22,6 +22,7 @@ from companion.reader.pairs import load_pairs, save_pairs
 from companion.reader.play import ReaderPlay
 from companion.reader.run import ReaderSpecError, parse_specs
 from companion.session import Seat, Session
+from companion.session.outputs import InputTaken
 
 NAMES = ["Marie", "Paul", "Zoé"]
 
@@ -92,8 +93,11 @@ def test_unknown_tag_paired_uid_and_other_game():
     assert printed[-1] == "[Marie] Jeton inconnu." and s.match.history == []
     ev(s, TokenPlaced("52440001", 1, "04000000000002", "goodfortune:neko-mati"))
     assert "pas de ce jeu" in printed[-1] and s.match.history == []
-    ev(s, TokenPlaced("52440001", 2, "04aabbccddeeff", None))  # known by its UID alone
+    outs = s.core.handle(Device(TokenPlaced("52440001", 2, "04aabbccddeeff", None), "r1"))  # by its UID alone
     assert s.match.game.action_to_json(s.match.history[-1].action) == {"drew": "kiboss-eat"}
+    taken = [o for o in outs if isinstance(o, InputTaken)]
+    assert [(o.source, o.seat, o.text, o.outcome, o.command) for o in taken] == [
+        ("r1", 0, "kikoi:kiboss-eat", "act", 'action:{"drew":"kiboss-eat"}')]
 
 
 def test_learn_mode_is_private_and_outside_the_turn():
