@@ -170,19 +170,21 @@ def play(args: argparse.Namespace) -> int:
         except ReaderSpecError as exc:
             raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
-    journal = None
+    journal, journal_problem = None, None
     if not bots_only or args.journal:
-        from companion import journal as jr
-
-        path = args.journal or jr.new_path(entry.name)
-        journal = jr.Journal.create(path, {"game": entry.name, "options": options, "players": names,
-                                           "seats": kinds, "seed": seed, "lang": lang})
+        journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
     session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
     if table is not None:
         session.emit(table.describe(), remember=False)
-    if journal is not None and not bots_only:
-        session.tell("core.journal_at", None, path=Raw(str(journal.path)))
+    if journal is not None:
+        journal.say_problem = _warn_io(session)
+        if not bots_only:
+            session.tell("core.journal_at", None, path=Raw(str(journal.path)))
+    if journal_problem is not None:
+        _warn_io(session)(*journal_problem)
     _run(session, [table, *private.values()] if table else list(private.values()), args.reader)
+    if journal is not None:
+        journal.close()
     return 0
 
 
@@ -201,6 +203,151 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
     return session
 
 
+# --------------------------------------------------------------------------- the save (journal)
+class GuardedJournal:
+    """The session's journal: a failed write (disk full, I/O error, read-only folder) is said
+    and printed once, saving stops, and the game goes on (the save keeps a consistent prefix)."""
+
+    def __init__(self, journal: Any, say_problem: Any = None) -> None:
+        self.inner = journal
+        self.say_problem = say_problem  # (msg_id, path) -> None; set once the session exists
+        self.failed: Any = None
+
+    @property
+    def path(self) -> Path:
+        return Path(self.inner.path)
+
+    def _guard(self, name: str, *args: Any) -> None:
+        from companion.journal import JournalWriteError
+
+        try:
+            getattr(self.inner, name)(*args)
+        except JournalWriteError as exc:
+            if self.failed is None:
+                self.failed = exc
+                if self.say_problem is not None:
+                    self.say_problem(exc.msg_id, str(exc.path))
+
+    def action(self, seat: int, action: Any) -> None:
+        self._guard("action", seat, action)
+
+    def undo(self) -> None:
+        self._guard("undo")
+
+    def end(self, scores: list[int], winners: list[int]) -> None:
+        self._guard("end", scores, winners)
+
+    def announced(self) -> None:
+        self._guard("announced")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _warn_io(session: Any) -> Any:
+    def say_problem(msg_id: str, path: str) -> None:
+        session.tell(msg_id, None, priority=Priority.IMPORTANT, path=Raw(path))
+        session.tell("core.journal_saving_stopped", None, priority=Priority.IMPORTANT)
+
+    return say_problem
+
+
+def _schema(entry: GameEntry) -> int:
+    return int(getattr(entry.module(), "ACTION_SCHEMA", 1))
+
+
+def create_journal(entry: GameEntry, game: Any, options: dict[str, Any], names: list[str], kinds: list[str | None],
+                   seed: int, lang: str, path: Path | None) -> tuple[Any, tuple[str, str] | None]:
+    """A new save, created exclusively (never over an existing file), locked for the session.
+    Returns (journal or None, (message id, path) of the problem when saving is impossible)."""
+    from companion import journal as jr
+    from companion.files import io_message_id
+
+    start = {"game": entry.name, "options": options, "players": names, "seats": kinds, "seed": seed, "lang": lang,
+             "resolved": jr.resolved_of(game)}
+    try:
+        if path is not None:
+            journal = jr.Journal.create(Path(path), start, schema=_schema(entry))
+        else:
+            journal = jr.Journal.create_new(entry.name, start, schema=_schema(entry))
+    except jr.JournalError as exc:
+        raise UserError(exc.msg_id, lang, path=str(exc.path), line=exc.line) from None
+    except jr.JournalWriteError as exc:
+        return None, (exc.msg_id, str(exc.path))
+    except OSError as exc:
+        return None, (io_message_id(exc), str(exc.filename or path or jr.default_dir()))
+    return GuardedJournal(journal), None
+
+
+def open_saved_game(path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, dict[str, Any]]]]:
+    """Lock and read the save, rebuild the game from it alone and replay it. A bad record
+    (damaged, unknown, a move that is not one of this game) keeps the moves before it and sets
+    the rest aside, crash-safely. Returns (opened save, match pieces, notes to say)."""
+    from companion import journal as jr
+
+    try:
+        opened = jr.open_resume(path)
+    except jr.JournalError as exc:
+        raise UserError(exc.msg_id, lang, path=str(path), line=exc.line) from None
+    except OSError as exc:
+        from companion.files import io_message_id
+
+        raise UserError(io_message_id(exc), lang, path=str(path)) from None
+    try:
+        return _replay_saved(opened, path, lang)
+    except BaseException:
+        opened.close()
+        raise
+
+
+def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, dict[str, Any]]]]:
+    from companion import journal as jr
+
+    start = opened.start
+    lang = lang or str(start.get("lang", "fr"))
+    try:
+        entry = find(str(start["game"]))
+    except (UnknownGame, KeyError):
+        raise UserError("core.error.journal_unknown_game", lang, path=str(path), game=str(start.get("game"))[:40]) from None
+    if int(start.get("schema", 1)) > _schema(entry):
+        raise UserError("core.error.journal_newer_schema", lang, path=str(path))
+    try:
+        options = jr.options_of(start)
+    except ValueError:
+        raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1) from None
+    game, ui, bots = load_game(entry, options, lang)
+    names = list(start["players"])
+    if not game.min_players <= len(names) <= game.max_players:
+        raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1)
+    kinds = list(start["seats"])
+    if any(k is not None and k not in bots for k in kinds):
+        raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1)
+    c = opened.contents()
+    match: Match[Any, Any] = Match(game, names, int(start["seed"]))
+    cut, problem = None, None
+    for i, rec in enumerate(c.actions):
+        try:
+            seat = int(rec["seat"])
+            action = jr.decode_action(game, rec["action"])
+            match.play(seat, action)
+        except (ValueError, IllegalAction, KeyError, IndexError, TypeError, AttributeError) as exc:
+            # a hand edit that decodes but that the rules cannot take: not a move of this game
+            cut = c.action_lines[i]
+            problem = jr.Problem(cut, "unknown_move", str(exc)[:60])
+            break
+    journal = opened.settle(cut, problem)
+    c = jr.contents([r for _, r in opened.kept], [line for line, _ in opened.kept])
+    notes: list[tuple[str, dict[str, Any]]] = []
+    mended = [p for p in opened.scan.problems if p.code in ("fixed", "glued")]
+    if opened.scan.stop is not None:
+        bad = next(p for p in opened.scan.problems if p.line == opened.scan.stop)
+        notes.append((f"core.journal_set_aside.{bad.code}", {"path": Raw(str(path)), "line": bad.line,
+                      "kept": len(c.actions), "aside": opened.scan.set_aside_moves, "backup": Raw(str(opened.backup))}))
+    elif mended:
+        notes.append(("core.journal_mended", {"path": Raw(str(path)), "n": len(mended), "backup": Raw(str(opened.backup))}))
+    return journal, (entry, game, ui, bots, names, kinds, start, c), notes
+
+
 def resume(args: argparse.Namespace) -> int:
     from companion import journal as jr
 
@@ -208,41 +355,56 @@ def resume(args: argparse.Namespace) -> int:
     path = args.file or jr.latest()
     if path is None:
         raise UserError("core.error.nothing_to_resume", lang, folder=str(jr.default_dir()))
+    journal, pieces, notes = open_saved_game(Path(path), args.lang or "")
     try:
-        recs = jr.records(path)
-    except jr.JournalError as exc:
-        if exc.code in ("missing", "empty", "not_a_journal", "bad_version") or not exc.valid:
-            raise UserError(f"core.error.journal_{exc.code}", lang, path=str(path), line=exc.line) from None
-        backup = jr.recover(path, exc.valid)
-        catalog(lang)  # warm
-        print(catalog(lang).text(Msg("core.journal_recovered", path=str(path), line=exc.line,
-                                     kept=len(exc.valid) - 1, backup=str(backup))), flush=True)
-        recs = exc.valid
-    c = jr.contents(recs)
-    start = c.start
-    lang = args.lang or start.get("lang", "fr")
-    try:
-        entry = find(start["game"])
-    except (UnknownGame, KeyError):
-        raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1) from None
-    game, ui, bots = load_game(entry, dict(start.get("options", {})), lang)
-    names = list(start["players"])
-    kinds = list(start["seats"])
-    table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
+        entry, game, ui, bots, names, kinds, start, c = pieces
+        lang = args.lang or start.get("lang", "fr")
+        if c.finished:
+            raise UserError("core.error.journal_finished", lang, path=str(path))
+        table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
+    except BaseException:
+        journal.close()
+        raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
-    try:
-        session.match.replay(c.actions)
-    except IllegalAction as exc:
-        raise UserError("core.error.journal_replay", lang, path=str(path), index=exc.detail.get("index", 0) + 2) from None
-    if c.finished or session.match.over:
-        raise UserError("core.error.journal_finished", lang, path=str(path))
-    session.journal = jr.Journal.append_to(path)
+    session.match.replay(c.actions)  # checked move by move when the save was opened
+    guarded = GuardedJournal(journal, _warn_io(session))
+    session.journal = guarded
     session.resumed = True
     if table is not None:
         session.emit(table.describe(), remember=False)
+    for msg_id, params in notes:
+        session.tell(msg_id, None, priority=Priority.IMPORTANT, **params)
+    say_where_it_stands(session, c)
+    if session.match.over:
+        guarded.announced()
     _run(session, [table, *private.values()] if table else list(private.values()), args.reader)
+    guarded.close()
     return 0
+
+
+def say_where_it_stands(session: Any, c: Any) -> None:
+    """The last move played, and every move saved but never announced (a kill between the
+    write and the narration), said again from the replayed match."""
+    history = session.match.history
+    unsaid = len(c.unannounced)
+    if unsaid:
+        session.tell("core.journal_unannounced", None, priority=Priority.IMPORTANT, n=unsaid)
+        steps = history[len(history) - unsaid:]
+    elif history:
+        session.tell("core.journal_last_move", None, priority=Priority.MESSAGE)
+        steps = history[-1:]
+    else:
+        steps = []
+    utts: list[Utterance] = []
+    for step in steps:
+        for ev in step.events:
+            if ev.visible_to(None):
+                utts.extend(u for u in session.ui.narrate(ev, session.match) if u.to is None)
+    if utts:
+        session.emit(utts)
+    if unsaid and session.journal is not None:
+        session.journal.announced()
 
 
 # --------------------------------------------------------------------------- demo

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 SAMPLE_RATE = 22050
-NAMES = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question")
+NAMES = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking")
 MAX_MS = 200
 
 
@@ -94,6 +94,9 @@ def _make(name: str) -> np.ndarray:
         return _noise(120, level=0.35, smooth=6, sweep=True)
     if name == "question":  # a rising glide, like an asking voice
         return _tone(500, 150, level=0.45, harmonics=(1.0, 0.3), to_freq=900)
+    if name == "thinking":  # a soft low double hum, "hm-hm": the companion is thinking
+        hum = (1.0, 0.2)
+        return _seq(_tone(294, 70, level=0.25, harmonics=hum), _tone(294, 70, level=0.2, harmonics=hum), gap_ms=30)
     raise KeyError(name)
 
 

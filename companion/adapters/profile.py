@@ -102,8 +102,7 @@ class Profile:
         """Write the file (atomically); a profile without a path is kept in memory only."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        from companion.files import write_text_atomic
+
+        write_text_atomic(self.path, json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n")
         self.problem = None

@@ -1,5 +1,32 @@
 """One output of the companion: a speech engine, a sound output and a player's profile.
 
+The speaker protocol (what the session, the table's channels and the voice input use; it
+only grows, nothing is removed or changed):
+
+    sp = open_speaker(engine="auto", output="auto", lang="fr", profile=None, fallback_wav=None)
+    sp.say(text, priority=Priority.MESSAGE, earcon=None, lang=None) -> Item
+        Queue `text`; never blocks. `item.done` (threading.Event) is set once it has been
+        said, cut or dropped; `item.cut`, `item.dropped` say which.
+    sp.interrupt()                 a key press / new input: cut TEXT and NOTIFICATION, now
+    sp.wait(timeout=None) -> bool  until everything queued was said (False: timed out)
+    sp.is_speaking() -> bool       something is being said or waits to be (thread-safe)
+    sp.add_listener(fn)            fn(True) when it starts speaking, fn(False) when it
+                                   stops (called from the thread that caused the change)
+    sp.remove_listener(fn)
+    sp.close()                     cut everything, release the output
+    sp.describe() -> [Utterance]   which voice, where the sound goes, what went wrong
+    sp.notices() -> [Utterance]    what happened since the last call (a device lost)
+    sp.profile                     the player's Profile (rate, volume, voice, language)
+    sp.set_rate(wpm) / sp.set_volume(0..100) / sp.set_voice(name) -> Utterance to say
+    sp.rate, sp.volume, sp.voice, sp.busy
+    sp.say_utterance(utt, verbosity, lang), sp.repeat(), sp.play_earcon(name),
+    sp.play_audio(samples, rate, priority, text), sp.play_file(path, priority)
+
+Priorities (`companion.narration.Priority`, speech-dispatcher's): IMPORTANT is said before
+everything waiting, never cut by input, and cuts a TEXT being said; MESSAGE is said in order
+and never cut by input; TEXT is cut by `interrupt()`; NOTIFICATION is dropped when anything
+else is on. The whole table is in `speech_queue`.
+
 The session opens one `Speaker` for the table and one for each player who has a private
 channel (another device, or the left or right side of one):
 
@@ -19,14 +46,18 @@ back and `describe()` says so.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.narration import Priority, Raw, Utterance, Verbosity, catalog, say, spell
 
-from .audio import AudioUnavailable, DeviceSink, FileSink, NullSink, Player, RecordingSink, Sink
+from .audio_player import Player
+from .audio_sinks import AudioUnavailable, DeviceSink, FileSink, NullSink, RecordingSink, Sink
 from .profile import Profile
 from .speech import SpeechEngine, UnavailableEngine, clamp_rate, get_engine
+from .speech_queue import Item
+from .worker import WorkerTimeout, call_with_timeout
 
 SIDES = ("left", "right")
 
@@ -139,7 +170,7 @@ class Speaker:
         priority: Priority = Priority.MESSAGE,
         earcon: str | None = None,
         lang: str | None = None,
-    ):  # -> audio.Item
+    ) -> Item:
         """Queue `text` (non-blocking). Returns the queued item (its `done` event is set when
         it has been said, cut or dropped)."""
         lang = lang if lang in ("fr", "en") else self.lang
@@ -149,7 +180,7 @@ class Speaker:
                 self._repeats = 0
         return self.player.submit(text, priority, earcon, lang)
 
-    def say_utterance(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL, lang: str | None = None):
+    def say_utterance(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL, lang: str | None = None) -> Item:
         """Render an utterance in this speaker's language and say it with its priority and
         earcon; its pauses (`Pause`) are heard as silences."""
         lang = lang if lang in ("fr", "en") else self.lang
@@ -164,7 +195,7 @@ class Speaker:
                 self._repeats = 0
         return self.player.submit(text, utt.priority, utt.earcon, lang, segments=list(segments))
 
-    def repeat(self):
+    def repeat(self) -> Item | None:
         """Say the last thing again (even identical); a second repeat in a row spells it.
 
         Returns the queued item, or None when nothing was said yet."""
@@ -177,7 +208,7 @@ class Speaker:
                 text = spell(text)
         return self.player.submit(text, Priority.TEXT, None, lang)
 
-    def play_audio(self, samples, sample_rate: int, priority: Priority = Priority.TEXT, text: str = ""):
+    def play_audio(self, samples, sample_rate: int, priority: Priority = Priority.TEXT, text: str = "") -> Item:
         """Recorded sound (float mono samples in [-1, 1]) through the same queue, cut the same
         way; `text` names it in the recording output and the repeat memory is left alone."""
         import numpy as np
@@ -187,20 +218,34 @@ class Speaker:
             data = data.mean(axis=1)
         return self.player.submit(text, priority, None, self.lang, segments=[("audio", (data, int(sample_rate)))])
 
-    def play_file(self, path: Path | str, priority: Priority = Priority.TEXT):
+    def play_file(self, path: Path | str, priority: Priority = Priority.TEXT) -> Item:
         """A sound file (WAV, FLAC, OGG, MP3: what soundfile reads), e.g. a rules chapter."""
         import soundfile as sf
 
         data, sr = sf.read(str(path), dtype="float32", always_2d=False)
         return self.play_audio(data, sr, priority, text=str(path))
 
-    def play_earcon(self, name: str):
+    def play_earcon(self, name: str) -> Item:
         """Play one earcon alone (as TEXT: cut by input)."""
         return self.player.submit("", Priority.TEXT, name, self.lang)
 
     def interrupt(self) -> None:
-        """New input arrived: cut TEXT and NOTIFICATION now (within one 10 ms block)."""
+        """New input arrived: cut TEXT and NOTIFICATION now (at most two 4 ms blocks are
+        still heard)."""
         self.player.interrupt()
+
+    def is_speaking(self) -> bool:
+        """Something is being said or waits to be (thread-safe): the voice input does not
+        listen meanwhile."""
+        return self.player.is_speaking()
+
+    def add_listener(self, fn: Callable[[bool], None]) -> None:
+        """`fn(True)` when the speaker starts speaking, `fn(False)` when it has nothing more
+        to say (from the thread that made the change; keep it short)."""
+        self.player.add_listener(fn)
+
+    def remove_listener(self, fn: Callable[[bool], None]) -> None:
+        self.player.remove_listener(fn)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until everything queued was said (or cut); False if `timeout` ran out first."""
@@ -321,24 +366,14 @@ DEVICE_OPEN_TIMEOUT = 5.0
 def _open_device(spec: OutputSpec) -> DeviceSink:
     """Open the device in a helper thread: a sound server that does not answer must not
     freeze the start of a game (the thread is left behind if it never returns)."""
-    result: list[DeviceSink | BaseException] = []
-
-    def target() -> None:
-        try:
-            result.append(DeviceSink(spec.device, spec.channel))
-        except BaseException as exc:  # noqa: BLE001 - handed over below
-            result.append(exc)
-
-    thread = threading.Thread(target=target, name="open-device", daemon=True)
-    thread.start()
-    thread.join(DEVICE_OPEN_TIMEOUT)
-    if not result:
-        raise AudioUnavailable(f"the sound device did not open within {DEVICE_OPEN_TIMEOUT:.0f} s")
-    if isinstance(result[0], AudioUnavailable):
-        raise result[0]
-    if isinstance(result[0], BaseException):
-        raise AudioUnavailable(f"{type(result[0]).__name__}: {result[0]}")
-    return result[0]
+    try:
+        return call_with_timeout(lambda: DeviceSink(spec.device, spec.channel), DEVICE_OPEN_TIMEOUT, "open-device")
+    except WorkerTimeout:
+        raise AudioUnavailable(f"the sound device did not open within {DEVICE_OPEN_TIMEOUT:.0f} s") from None
+    except AudioUnavailable:
+        raise
+    except Exception as exc:
+        raise AudioUnavailable(f"{type(exc).__name__}: {exc}") from None
 
 
 def open_speaker(

@@ -234,11 +234,11 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
 # --- companion serve -----------------------------------------------------------------------------
 def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     from .manifest import ManifestError
-    from .server import make_server
+    from .server import make_server, port_number, port_problem
 
     p = argparse.ArgumentParser(prog="companion serve",
                                 description="Serve the rules pages (localhost only unless --lan).")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--lan", action="store_true", help="listen on every interface, for phones on the local network")
     p.add_argument("--verbose", action="store_true", help="print every request")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
@@ -249,7 +249,7 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         print_fn(_t(lang, "rules.error", detail=str(exc)))
         return 1
     except OSError as exc:
-        print_fn(_t(lang, "rules.error", detail=f"port {args.port}: {exc}"))
+        print_fn(_t(lang, "rules.error", detail=port_problem(exc, args.port)))
         return 1
     port = server.server_address[1]
     handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]

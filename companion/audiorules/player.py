@@ -60,6 +60,7 @@ class PositionStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "rules-positions.json"
         self.problem: str | None = None
+        self.write_error: str | None = None
         self._data: dict[str, Any] = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
@@ -86,13 +87,14 @@ class PositionStore:
     def set(self, listener: str, game: str, lang: str, chapter: str, sentence: int) -> None:
         listeners = self._data.setdefault("listeners", {})
         listeners.setdefault(listener, {})[f"{game}/{lang}"] = {"chapter": chapter, "sentence": sentence}
+        from companion.files import io_message_id, write_text_atomic
+
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-            tmp.replace(self.path)
+            write_text_atomic(self.path, json.dumps(self._data, ensure_ascii=False, indent=2) + "\n")
+            self.write_error = None
         except OSError as exc:
             self.problem = f"{self.path}: {exc}"
+            self.write_error = io_message_id(exc)  # a core.po sentence: said instead of "I remember"
 
 
 @dataclass
@@ -381,5 +383,8 @@ class RulesPlayer:
                 self._stop = True
                 self._wake.notify_all()
             self._worker.join(timeout=5)
-            self.tell("rules.player_bye")
+            if self.store.write_error:  # saved nothing: never say it remembers
+                self.tell(self.store.write_error, Priority.IMPORTANT, path=str(self.store.path))
+            else:
+                self.tell("rules.player_bye")
         return 0

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from .qrlabel import parse_rules_url
 
+MAX_PIXELS = 40_000_000  # a 12-megapixel phone photo fits three times; 12000x12000 does not
+
 
 class NoDecoder(RuntimeError):
     """Neither zxing-cpp nor zbarimg is installed."""
@@ -21,6 +23,39 @@ class NoDecoder(RuntimeError):
 
 class Unreadable(RuntimeError):
     """The image cannot be opened."""
+
+
+class TooLarge(Unreadable):
+    """The image has more pixels than the budget: refused before it is decoded."""
+
+
+def check_size(path: Path, budget: int = MAX_PIXELS) -> None:
+    """Refuse an image of more than `budget` pixels from its header alone (PIL reads the size
+    without decoding the pixels); an image PIL cannot identify is left to the decoders."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:
+        return
+    try:
+        with Image.open(path) as img:
+            width, height = img.size
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
+        width, height = _header_size(path)
+    if width * height > budget:
+        raise TooLarge(f"{path}: {width} x {height} pixels, more than {budget // 1_000_000} million: "
+                       "take a smaller photo of the label")
+
+
+def _header_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG header when PIL refused the file (a decompression bomb)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(24)
+    except OSError:
+        return 0, 0
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    return 0, 0
 
 
 def decoders() -> list[str]:
@@ -59,8 +94,10 @@ def _zxing(path: Path) -> list[str] | None:
         return None
     try:
         with Image.open(path) as img:
+            if img.width * img.height > MAX_PIXELS:
+                return None
             results = zxingcpp.read_barcodes(img.convert("L"))
-    except (OSError, UnidentifiedImageError):
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
         return None
     return [r.text for r in results if r.text]
 
@@ -88,6 +125,7 @@ def decode(path: Path) -> list[str]:
             raster = _raster(path, Path(tmp))
         except (OSError, subprocess.SubprocessError) as exc:
             raise Unreadable(f"{path}: {exc}") from exc
+        check_size(raster)
         opened = False
         for fn in (_zxing, _zbar):
             found = fn(raster)

@@ -1,19 +1,36 @@
-"""`companion serve`: the rules pages over HTTP, with the standard library only.
+"""`companion serve`: the rules pages over HTTP, on aiohttp (one event loop, no thread per
+connection).
 
 It listens on localhost unless asked for the local network; it serves only the files of
 `site.site_files` (a fixed table built at start, so no request can reach any other file),
-refuses path traversal (`..`, encoded or not, backslashes, NUL bytes) with 400, lists no
-folder, answers GET and HEAD only (405 otherwise), supports byte ranges (phones' audio
-players need them) and changes nothing on disk.
+refuses path traversal (`..`, encoded or not, backslashes, NUL bytes) with 400 and files whose
+real place (symlinks followed) has left their folder with 404, lists no folder, answers GET and
+HEAD only (405 otherwise), supports one byte range (phones' audio players need them; a range
+that cannot be satisfied, huge numbers included, is 416) and changes nothing on disk.
+
+Robustness (issue #16): a connection that sends no complete request head within
+`header_timeout` seconds, or stays idle that long between requests, is closed (30 s by
+default); the listening socket has a real backlog; files are read by a bounded pool of workers.
+
+Reusable: `add_rules_routes(app, files)` puts the rules site on any aiohttp application (the
+seat pages can share the server), and `Server` runs an application on a port, in its own
+thread or in the foreground, with the same timeouts.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import os
 import re
 import threading
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
+
+from aiohttp import web
 
 from . import DEFAULT_PORT
 from .site import SiteFile, content_type, site_files
@@ -25,7 +42,14 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
-_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+SERVER_NAME = "companion-rules"
+HEADER_TIMEOUT = 30.0  # seconds to send a request head, or to stay idle between requests
+BACKLOG = 1024
+WORKERS = 8
+_RANGE = re.compile(r"^bytes=(\d{0,18})-(\d{0,18})$")  # more digits than that: not satisfiable
+_RANGE_ANY = re.compile(r"^bytes=\d*-\d*$")
+FILES_KEY: web.AppKey[dict[str, SiteFile]] = web.AppKey("rules_files", dict)
+POOL_KEY: web.AppKey[ThreadPoolExecutor] = web.AppKey("rules_pool", ThreadPoolExecutor)
 
 
 class Refused(Exception):
@@ -61,97 +85,328 @@ def resolve(raw_path: str, files: dict[str, SiteFile]) -> tuple[str, str | None]
     return "missing", None
 
 
-class RulesHandler(BaseHTTPRequestHandler):
-    server_version = "companion-rules"
-    sys_version = ""
-    files: dict[str, SiteFile] = {}
-    quiet = True
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to 65535, said clearly otherwise."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 5 or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port: give a number from 1 to 65535")
+    return int(text)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
-        if not self.quiet:
-            super().log_message(format, *args)
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
-        self._serve(body=True)
+def port_problem(exc: OSError, port: int) -> str:
+    """Why a port could not be opened, in one sentence."""
+    import errno
 
-    def do_HEAD(self) -> None:  # noqa: N802
-        self._serve(body=False)
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} is already in use (another companion serve?): choose another with --port"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"port {port} needs administrator rights: choose one above 1023 with --port"
+    return f"port {port}: {exc.strerror or exc}"
 
-    def _not_allowed(self) -> None:
-        self._plain(HTTPStatus.METHOD_NOT_ALLOWED, "GET and HEAD only.\n", {"Allow": "GET, HEAD"})
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed
+# --------------------------------------------------------------------------- reading files
+def _inside_its_folder(path: Path) -> bool:
+    """False when the file (a symlink, say) really lives outside the folder it is listed in."""
+    real = os.path.realpath(path)
+    folder = os.path.realpath(path.parent)
+    return os.path.commonpath([real, folder]) == folder and os.path.isfile(real)
 
-    def _plain(self, status: HTTPStatus, text: str, extra: dict[str, str] | None = None, body: bool = True) -> None:
-        data = text.encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        for k, v in {**SECURITY_HEADERS, **(extra or {})}.items():
-            self.send_header(k, v)
-        self.end_headers()
-        if body and self.command != "HEAD":
-            self.wfile.write(data)
 
-    def _serve(self, body: bool) -> None:
+def _read(f: SiteFile, start: int, end: int | None) -> tuple[int, bytes]:
+    """(total size, bytes start..end) of a site file; OSError when it is gone or has left."""
+    if f.content is not None:
+        data = f.content
+        return len(data), data[start:end]
+    assert f.path is not None
+    if not _inside_its_folder(f.path):
+        raise FileNotFoundError(str(f.path))
+    with open(f.path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        stop = size if end is None else min(end, size)
+        if start >= stop:
+            return size, b""
+        fh.seek(start)
+        return size, fh.read(stop - start)
+
+
+def _size(f: SiteFile) -> int:
+    if f.content is not None:
+        return len(f.content)
+    assert f.path is not None
+    if not _inside_its_folder(f.path):
+        raise FileNotFoundError(str(f.path))
+    return f.path.stat().st_size
+
+
+def _plain(status: int, text: str, extra: dict[str, str] | None = None) -> web.Response:
+    return web.Response(status=status, text=text, content_type="text/plain", charset="utf-8",
+                        headers={**SECURITY_HEADERS, **(extra or {})})
+
+
+def parse_range(header: str, size: int) -> tuple[int, int] | None | bool:
+    """(start, end) for one satisfiable byte range; None to ignore the header (send the whole
+    file); False when it cannot be satisfied (416)."""
+    value = header.strip()
+    if not _RANGE_ANY.match(value):
+        return None  # several ranges or another unit: the whole file (RFC 9110 allows it)
+    m = _RANGE.match(value)
+    if m is None:
+        return False  # a number of more than 18 digits: beyond any file
+    first, last = m[1], m[2]
+    if not first and not last:
+        return None
+    if first:
+        start = int(first)
+        end = min(int(last) + 1, size) if last else size
+        if last and int(last) < start:
+            return None  # an invalid range is ignored (RFC 9110 14.1.1)
+    else:
+        start, end = max(size - int(last), 0), size
+        if int(last) == 0:
+            return False
+    if start >= size or start >= end:
+        return False
+    return start, end
+
+
+async def _serve(request: web.Request) -> web.StreamResponse:
+    files = request.app[FILES_KEY]
+    if request.method not in ("GET", "HEAD"):
+        return _plain(405, "GET and HEAD only.\n", {"Allow": "GET, HEAD"})
+    try:
+        kind, key = resolve(request.raw_path, files)
+    except (Refused, UnicodeDecodeError):
+        return _plain(400, "Refused: that path leaves the rules site.\n")
+    if kind == "redirect":
+        assert key is not None
+        return _plain(301, f"See {key}\n", {"Location": key})
+    if kind == "missing" or key is None:
+        return _plain(404, "Not found.\n")
+    f = files[key]
+    loop = asyncio.get_running_loop()
+    pool = request.app[POOL_KEY]
+    try:
+        size = await loop.run_in_executor(pool, _size, f)
+    except OSError:
+        return _plain(404, "Not found.\n")
+    status, start, end = 200, 0, size
+    header = request.headers.get("Range")
+    if header:
+        got = parse_range(header, size)
+        if got is False:
+            return _plain(416, "Bad range.\n", {"Content-Range": f"bytes */{size}"})
+        if isinstance(got, tuple):
+            status, (start, end) = 206, got
+    headers = {"Content-Type": content_type(key), "Accept-Ranges": "bytes", **SECURITY_HEADERS}
+    if status == 206:
+        headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
+    if request.method == "HEAD":
+        head = web.StreamResponse(status=status, headers=headers)
+        head.content_length = end - start  # what GET would send; no body
+        await head.prepare(request)
+        await head.write_eof()
+        return head
+    try:
+        _total, body = await loop.run_in_executor(pool, _read, f, start, end)
+    except OSError:
+        return _plain(404, "Not found.\n")
+    return web.Response(status=status, body=body, headers=headers)
+
+
+async def _server_header(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_NAME
+
+
+def add_rules_routes(app: web.Application, files: dict[str, SiteFile] | None = None, prefix: str = "") -> None:
+    """Serve the rules site (every method: GET and HEAD answered, others 405) on `app`, under
+    `prefix` ("" for the root). The pool of file readers closes with the application."""
+    app[FILES_KEY] = files if files is not None else site_files()
+    app[POOL_KEY] = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="rules-read")
+    app.router.add_route("*", prefix + "/{tail:.*}", _serve)
+    app.on_response_prepare.append(_server_header)
+
+    async def close_pool(app: web.Application) -> None:
+        app[POOL_KEY].shutdown(wait=False)
+
+    app.on_cleanup.append(close_pool)
+
+
+def rules_app(files: dict[str, SiteFile] | None = None) -> web.Application:
+    app = web.Application(client_max_size=64 * 1024)
+    add_rules_routes(app, files)
+    return app
+
+
+# --------------------------------------------------------------------------- running
+class _Guarded(asyncio.Protocol):
+    """aiohttp's protocol, with each connection's deadline kept for the sweeper."""
+
+    def __init__(self, inner: Any, conns: dict[Any, list[Any]], timeout: float) -> None:
+        self.inner = inner
+        self.conns = conns
+        self.timeout = timeout
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.conns[transport] = [time.monotonic() + self.timeout]
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.conns.pop(self.transport, None)
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return bool(self.inner.eof_received())
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class Server:
+    """An aiohttp application on one port, run in a thread (`start`) or in the foreground
+    (`serve_forever`), closing connections that are too slow to send a request head or idle
+    longer than `header_timeout`. The port is bound at construction (OSError if taken)."""
+
+    def __init__(self, app: web.Application, port: int = DEFAULT_PORT, lan: bool = False, *,
+                 header_timeout: float = HEADER_TIMEOUT, backlog: int = BACKLOG, quiet: bool = True) -> None:
+        if not 0 <= int(port) <= 65535:
+            raise ValueError(f"port {port} is not between 0 and 65535")
+        self.app = app
+        self.header_timeout = float(header_timeout)
+        self.backlog = backlog
+        self.quiet = quiet
+        self.host = "0.0.0.0" if lan else "127.0.0.1"
+        self.loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+        self._conns: dict[Any, list[Any]] = {}  # transport -> [deadline or None while busy]
+        self.loop.run_until_complete(self._bind(port))
+        sock = self._server.sockets[0] if self._server else None
+        self.server_address: tuple[str, int] = (self.host, sock.getsockname()[1] if sock else port)
+
+    # the old http.server attributes, for callers written against it
+    @property
+    def files(self) -> dict[str, SiteFile]:
+        return self.app[FILES_KEY]
+
+    @property
+    def RequestHandlerClass(self) -> Any:  # noqa: N802 - the http.server name
+        return type("Handler", (), {"files": self.files})
+
+    async def _bind(self, port: int) -> None:
+        @web.middleware
+        async def busy(request: web.Request, handler: Any) -> web.StreamResponse:
+            entry = self._conns.get(request.transport)
+            if entry is not None:
+                entry[0] = None  # a whole request head arrived: not idle while it is answered
+            try:
+                return await handler(request)
+            finally:
+                if entry is not None:
+                    entry[0] = time.monotonic() + self.header_timeout
+
+        self.app.middlewares.append(busy)
+        self._runner = web.AppRunner(self.app, access_log=None if self.quiet else web.access_logger,
+                                     keepalive_timeout=self.header_timeout, handle_signals=False)
+        await self._runner.setup()
+        factory = self._runner.server
+        assert factory is not None
+
+        def protocol() -> Any:
+            return _Guarded(factory(), self._conns, self.header_timeout)
+
+        self._server = await self.loop.create_server(protocol, self.host, port, backlog=self.backlog,
+                                                     reuse_address=True)
+        self.loop.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        step = max(0.05, min(1.0, self.header_timeout / 4))
+        while True:
+            await asyncio.sleep(step)
+            now = time.monotonic()
+            for transport, (deadline,) in list(self._conns.items()):
+                if deadline is not None and now > deadline:
+                    self._conns.pop(transport, None)
+                    transport.close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def serve_forever(self) -> None:
+        """Serve until `shutdown` (from another thread), or Ctrl+C / SIGTERM in the main thread
+        (then it returns normally: the caller closes the server and says so)."""
+        import signal
+
+        handled = []
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                try:
+                    self.loop.add_signal_handler(sig, self._stopped.set)
+                    handled.append(sig)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass
         try:
-            kind, key = resolve(self.path, self.files)
-        except (Refused, UnicodeDecodeError):
-            self._plain(HTTPStatus.BAD_REQUEST, "Refused: that path leaves the rules site.\n")
+            self.loop.run_until_complete(self._until_stopped())
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._stopped.set()
+            for sig in handled:
+                self.loop.remove_signal_handler(sig)
+
+    async def _until_stopped(self) -> None:
+        while not self._stopped.is_set():
+            await asyncio.sleep(0.05)
+
+    def start(self) -> Server:
+        self._thread = threading.Thread(target=self.serve_forever, name="rules-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def shutdown(self) -> None:
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def server_close(self) -> None:
+        self._stopped.set()
+        if self._thread is not None and self._thread.is_alive():
+            self._thread.join(10)
+        if self.loop.is_closed():
             return
-        if kind == "redirect":
-            assert key is not None
-            self._plain(HTTPStatus.MOVED_PERMANENTLY, f"See {key}\n", {"Location": key}, body)
-            return
-        if kind == "missing" or key is None:
-            self._plain(HTTPStatus.NOT_FOUND, "Not found.\n", body=body)
-            return
-        f = self.files[key]
-        try:
-            data = f.read()
-        except OSError:
-            self._plain(HTTPStatus.NOT_FOUND, "Not found.\n", body=body)
-            return
-        status, start, end = HTTPStatus.OK, 0, len(data)
-        rng = self.headers.get("Range")
-        if rng:
-            m = _RANGE.match(rng.strip())
-            if m and (m[1] or m[2]):
-                if m[1]:
-                    start = int(m[1])
-                    end = min(int(m[2]) + 1, len(data)) if m[2] else len(data)
-                else:
-                    start = max(len(data) - int(m[2]), 0)
-                if start >= len(data) or start >= end:
-                    self._plain(HTTPStatus.REQUESTED_RANGE_NOT_SATISFIABLE, "Bad range.\n",
-                                {"Content-Range": f"bytes */{len(data)}"}, body)
-                    return
-                status = HTTPStatus.PARTIAL_CONTENT
-        self.send_response(status)
-        self.send_header("Content-Type", content_type(key))
-        self.send_header("Content-Length", str(end - start))
-        self.send_header("Accept-Ranges", "bytes")
-        if status == HTTPStatus.PARTIAL_CONTENT:
-            self.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
-        for k, v in SECURITY_HEADERS.items():
-            self.send_header(k, v)
-        self.end_headers()
-        if body:
-            self.wfile.write(data[start:end])
+        if self._server is not None:
+            self._server.close()
+        for transport in list(self._conns):
+            transport.close()
+        if self._runner is not None:
+            self.loop.run_until_complete(self._runner.cleanup())
+        for task in asyncio.all_tasks(self.loop):
+            task.cancel()
+        self.loop.run_until_complete(asyncio.sleep(0))
+        self.loop.close()
 
 
 def make_server(port: int = DEFAULT_PORT, lan: bool = False, files: dict[str, SiteFile] | None = None,
-                quiet: bool = True) -> ThreadingHTTPServer:
+                quiet: bool = True, header_timeout: float = HEADER_TIMEOUT) -> Server:
     """A server bound to 127.0.0.1 (or every interface with `lan`), not yet serving."""
-    handler = type("Handler", (RulesHandler,), {"files": files if files is not None else site_files(), "quiet": quiet})
-    server = ThreadingHTTPServer(("0.0.0.0" if lan else "127.0.0.1", port), handler)
-    server.daemon_threads = True
-    return server
+    return Server(rules_app(files), port, lan, header_timeout=header_timeout, quiet=quiet)
 
 
-def serve_in_thread(port: int = 0, files: dict[str, SiteFile] | None = None) -> tuple[ThreadingHTTPServer, str]:
+def serve_in_thread(port: int = 0, files: dict[str, SiteFile] | None = None,
+                    header_timeout: float = HEADER_TIMEOUT) -> tuple[Server, str]:
     """Start a localhost server in a thread (for tests and embedding); returns it and its base URL."""
-    server = make_server(port, False, files)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="rules-server",
-                     daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+    server = make_server(port, False, files, header_timeout=header_timeout).start()
+    return server, server.base_url
+
+
+__all__ = ["HEADER_TIMEOUT", "Refused", "Server", "add_rules_routes", "make_server", "parse_range", "port_number", "port_problem",
+           "resolve", "rules_app", "serve_in_thread"]

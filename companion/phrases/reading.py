@@ -73,11 +73,16 @@ def _phrase_value(phrase: str) -> int | None:
     return None
 
 
+MAX_DIGITS = 30
+
+
 def number_at(tokens: Sequence[str], i: int) -> tuple[int, int]:
     """The number starting at folded word `i`: (value, words used); (0, 0) when none."""
     if i >= len(tokens):
         return 0, 0
-    if tokens[i].isdigit():
+    if tokens[i].isdecimal() and len(tokens[i]) <= MAX_DIGITS:
+        # Decimal digits only (« ² » is no number) and a bounded length: a 5,000-digit line
+        # is not understood rather than ending the game (issue #16).
         return int(tokens[i]), 1
     numberish = _numberish()
     glue = _glue()

@@ -64,6 +64,10 @@ class Session:
         return self.core.match
 
     @property
+    def ui(self) -> GameUI:
+        return self.core.ui
+
+    @property
     def seats(self) -> list[Seat]:
         return self.core.seats
 
@@ -74,6 +78,10 @@ class Session:
     @property
     def running(self) -> bool:
         return self.core.running
+
+    @running.setter
+    def running(self, value: bool) -> None:
+        self.core.running = value
 
     @property
     def speaker(self) -> Any:

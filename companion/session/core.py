@@ -60,7 +60,7 @@ WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
 # Shared words that answer a question (the rest act on the session: outcome "shared").
 ANSWERS = frozenset({"help", "status", "history", "rule"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
-THINK_EARCON = "move"  # a soft tick; the earcon set has no dedicated "thinking" sound yet
+THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
 CONFIDENCE_THRESHOLD = 0.6
 
 RuleReader = Callable[[str, str, str], list[Utterance]]  # (game, chapter id, lang) -> utterances

@@ -113,6 +113,7 @@ class Table:
 
     # ------------------------------------------------------------------ outputs
     def deliver(self, outputs: list[Output]) -> None:
+        wrote = False
         for o in outputs:
             if isinstance(o, Say):
                 self.say(o)
@@ -124,6 +125,7 @@ class Table:
             elif isinstance(o, JournalAction):
                 if self.journal is not None:
                     self.journal.action(o.seat, o.action)
+                    wrote = True
             elif isinstance(o, JournalUndo):
                 if self.journal is not None:
                     self.journal.undo()
@@ -141,6 +143,9 @@ class Table:
             elif isinstance(o, Detach):
                 self.detach(o.seat, o.channel)
             # Think, Ended, Stop: the loop's business
+        if wrote and hasattr(self.journal, "announced"):
+            # The moves of this batch are said: a resume need not say them again (docs/saves.md).
+            self.journal.announced()
 
     def render(self, o: Say) -> str:
         text = catalog(o.lang).render(o.utterance, o.verbosity)

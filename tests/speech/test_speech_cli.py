@@ -66,7 +66,7 @@ def test_earcons_written_with_their_meanings(tmp_path):
     rc, lines = run(earcons_main, ["--out", str(tmp_path / "ec"), "--lang", "fr"])
     assert rc == 0
     assert lines[0] == "turn.wav: Deux notes qui montent : un tour commence."
-    assert lines[-1] == f"10 sons écrits dans {tmp_path / 'ec'}."
+    assert lines[-1] == f"{len(NAMES)} sons écrits dans {tmp_path / 'ec'}."
     for name in NAMES:
         info = sf.info(str(tmp_path / "ec" / f"{name}.wav"))
         assert info.duration < 0.2
@@ -78,7 +78,7 @@ def test_earcons_played_and_explained():
     assert lines[:3] == ["Voice: none. The text is printed for your screen reader.",
                          "Output: none, nothing is played.",
                          "Here are the companion's sounds, each followed by its meaning."]
-    assert len(lines) == 3 + len(NAMES) and lines[-1] == "A rising sound: you are asked a question."
+    assert len(lines) == 3 + len(NAMES) and lines[-1] == "A soft low double hum: the companion is thinking."
 
 
 def test_say_speaks_which_voice_and_output_before_the_sentence(tmp_path):

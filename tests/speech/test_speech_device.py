@@ -18,12 +18,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
-import json, sys, time
+import json, sys
 from pathlib import Path
 from companion.adapters.speaker import open_speaker
 from companion.narration import Priority, catalog
 spec, fallback = sys.argv[1], sys.argv[2] or None
-t0 = time.monotonic()
 sp = open_speaker("espeak-ng", spec, "fr", fallback_wav=Path(fallback) if fallback else None)
 item = sp.say("À Marie.", Priority.MESSAGE, earcon="turn")
 ok = sp.wait(10)
@@ -32,7 +31,7 @@ out = {
     "channels": getattr(sp.sink, "channels", None),
     "describe": [catalog("fr").render(u) for u in sp.describe()],
     "done": item.done.is_set(), "cut": item.cut, "waited": ok,
-    "errors": sp.player.errors, "seconds": time.monotonic() - t0,
+    "errors": sp.player.errors,
 }
 sp.close()
 print(json.dumps(out))
@@ -101,7 +100,7 @@ def test_unknown_device_falls_back_to_the_file_and_says_so(tmp_path):
 def test_no_sound_card_auto_falls_back_to_file(tmp_path):
     wav = tmp_path / "partie.wav"
     r = result(run(tmp_path, "auto", wav, asound=False))
-    assert r["kind"] == "file" and r["done"] and r["seconds"] < 10
+    assert r["kind"] == "file" and r["done"] and r["waited"]
     assert r["describe"][-1] == f"Sortie : pas de carte son, le son est écrit dans {wav}."
     assert wav.stat().st_size > 20000
 
@@ -183,7 +182,8 @@ def test_what_reaches_the_device_is_the_speech_on_the_right_side(tmp_path, spec,
     (float32 samples, raw), so the test hears exactly what a headset would."""
     import numpy as np
 
-    from companion.adapters.speech import get_engine
+    from companion.adapters.speech_espeak import EspeakNgEngine
+    from companion.adapters.speech_trim import trim_leading
 
     cap = tmp_path / "captured.raw"
     (tmp_path / ".asoundrc").write_text(
@@ -195,7 +195,16 @@ def test_what_reaches_the_device_is_the_speech_on_the_right_side(tmp_path, spec,
     assert proc.returncode == 0, proc.stderr
     sr, channels = map(int, proc.stdout.split())
     frames = np.fromfile(cap, dtype="<f4").reshape(-1, channels)
-    expected, esr = get_engine("espeak-ng").synth("C'est au tour de Marie.", "fr")
+    # the speaker's first sentence, as the espeak-ng program makes it (libespeak-ng keeps a
+    # little state from one sentence to the next: a later one may differ by a few samples)
+    program = EspeakNgEngine(backend="process")
+    try:
+        full, esr = program.synth("C'est au tour de Marie.", "fr")
+    finally:
+        program.close()
+    # the device gets the speech without the engine's leading silence
+    expected = np.concatenate([c for c, _ in trim_leading([(full, esr)])])
+    assert 0 < len(full) - len(expected) < esr // 10
     assert sr == esr and channels == 2
     assert len(frames) == pytest.approx(len(expected), abs=sr // 50)
     if side is None:

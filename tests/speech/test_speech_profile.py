@@ -138,25 +138,44 @@ def test_resample_keeps_duration_and_pitch():
 
 
 def test_file_in_place_of_a_device_holds_what_would_have_been_heard(tmp_path):
-    """Paced like a device, so a cut sentence is cut in the file too."""
-    import time
+    """Paced like a device, so a cut sentence is cut in the file too: the file holds the
+    blocks written before the cut, then what follows (no clock involved: the player is
+    held inside its 50th write while the input comes)."""
+    import threading
 
+    from companion.adapters.audio import BLOCK_MS
     from companion.adapters.speaker import Speaker
     from companion.adapters.speech import get_engine
 
+    class Held(FileSink):
+        def __init__(self, path):
+            super().__init__(path, realtime=True)
+            self.writes, self.reached, self.release = 0, threading.Event(), threading.Event()
+
+        def write(self, block, sr):
+            super().write(block, sr)
+            self.writes += 1
+            if self.writes == 50:
+                self.reached.set()
+                self.release.wait(10)
+
     wav = tmp_path / "heard.wav"
-    sp = Speaker(get_engine("recording"), FileSink(wav, realtime=True), "fr")
+    eng = get_engine("recording")
+    sink = Held(wav)
+    sp = Speaker(eng, sink, "fr")
     try:
         sp.say("Une très longue lecture des règles du jeu. " * 5, Priority.TEXT)  # 12 s
-        time.sleep(0.3)
+        assert sink.reached.wait(10)
         sp.interrupt()
-        assert sp.wait(1)
+        sink.release.set()
+        assert sp.wait(10)
         sp.say("Fin.", Priority.IMPORTANT)
-        assert sp.wait(2)
+        assert sp.wait(10)
     finally:
         sp.close()
     seconds = sf.info(str(wav)).duration
-    assert 0.3 < seconds < 0.8  # 0.3 s of the reading, then "Fin." (0.23 s)
+    # 50 blocks of the reading, then "Fin." (0.23 s)
+    assert seconds == pytest.approx(50 * BLOCK_MS / 1000 + eng.duration("Fin."), abs=0.002)
 
 
 def test_verbosity_as_the_narration_level(tmp_path):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from companion.narration import Msg, catalog
@@ -123,16 +122,20 @@ class InputError(ValueError):
 
 def read_collection(text: str) -> list[tuple[str, Any]]:
     """The tiles of a JSON list, each with the string as it was given (InputError if bad)."""
+    from companion.files import InputFileError, load_json_text
+
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc}") from exc
+        data = load_json_text(text, "the collection", max_depth=4)
+    except InputFileError as exc:
+        raise InputError(str(exc)) from exc
     if not isinstance(data, list):
         raise InputError("expected a JSON list of tiles such as [\"12:neko+clover:4\", \"neko+scarab:3\"]")
+    if len(data) > 21:
+        raise InputError(f"{len(data)} tiles: a collection holds at most the 21 tiles of a deck")
     out = []
     numbers: dict[int, int] = {}
     for i, item in enumerate(data):
-        if not isinstance(item, str):
+        if not isinstance(item, str) or len(item) > 80:
             raise InputError(f"item {i + 1}: {json.dumps(item)} is not a string like \"12:neko+clover:4\"")
         try:
             tile = parse_tile(item)
@@ -160,13 +163,12 @@ def score_json(text: str, tie_order: str = "best") -> dict[str, Any]:
 def score_main(file: str, as_json: bool, tie_order: str, lang: str) -> int:
     if file == "-" and sys.stdin.isatty():
         print(catalog(lang).text(Msg("goodfortune.score_stdin_hint")), file=sys.stderr)
+    from companion.files import InputFileError, read_input
+
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        print(f"error: cannot read {file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"error: {file} is not UTF-8 text", file=sys.stderr)
+        text = read_input(file, limit=64 * 1024)
+    except InputFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         result = score_json(text, tie_order)

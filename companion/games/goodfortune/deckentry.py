@@ -145,7 +145,9 @@ def load_partial(path: Path) -> list[Tile]:
 
 def save_partial(path: Path, entry: DeckEntry) -> None:
     text = "# Good Fortune deck being entered (companion goodfortune deck new); do not edit\n"
-    partial_path(path).write_text(text + "".join(f"{t}\n" for t in entry.tiles), encoding="utf-8")
+    from companion.files import write_text_atomic
+
+    write_text_atomic(partial_path(path), text + "".join(f"{t}\n" for t in entry.tiles))
 
 
 def run(file: str, name: str | None, lang: str, input_fn: Callable[[str], str], out: Callable[[str], None],

@@ -23,12 +23,14 @@ def parse_text(text: str, default_name: str) -> Deck:
     name = default_name
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
+        from companion.files import InputFileError, load_json_text
+
         try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
+            data = load_json_text(stripped, "the deck file", max_depth=4)
+        except InputFileError as exc:
             raise DeckError([("json", str(exc))]) from exc
         if isinstance(data, dict):
-            name = str(data.get("name") or name)
+            name = str(data.get("name") or name)[:80]
             data = data.get("tiles")
         if not isinstance(data, list):
             raise DeckError([("json", "expected a list of tiles")])
@@ -44,7 +46,12 @@ def parse_text(text: str, default_name: str) -> Deck:
                 continue
             lines.append(line)
     tiles, bad = [], []
+    if len(lines) > 100:
+        raise DeckError([("count", f"{len(lines)} tiles, a deck has 21")])
     for item in lines:
+        if not isinstance(item, str) or len(item) > 80:
+            bad.append(("tile", f"{json.dumps(item)[:40]} is not a tile such as \"12:neko+clover:4\""))
+            continue
         try:
             tiles.append(parse_tile(item, need_number=True))
         except NotationError as exc:
@@ -76,8 +83,9 @@ def set_default(path: str | Path | None) -> None:
     if path is None:
         pointer.unlink(missing_ok=True)
         return
-    pointer.parent.mkdir(parents=True, exist_ok=True)
-    pointer.write_text(str(Path(path).expanduser().resolve()) + "\n", encoding="utf-8")
+    from companion.files import write_text_atomic
+
+    write_text_atomic(pointer, str(Path(path).expanduser().resolve()) + "\n")
 
 
 def load(spec: str) -> Deck:
@@ -94,11 +102,13 @@ def load(spec: str) -> Deck:
                              *exc.problems]) from exc
     if spec == SYNTHETIC:
         return synthetic()
+    from companion.files import InputFileError, read_input
+
     path = Path(spec).expanduser()
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckError([("file", f"{path}: {exc.strerror or exc}")]) from exc
+        text = read_input(str(path), limit=64 * 1024)
+    except InputFileError as exc:
+        raise DeckError([("file", str(exc))]) from exc
     return parse_text(text, path.stem)
 
 
@@ -107,4 +117,6 @@ def dumps(deck: Deck) -> str:
 
 
 def save(deck: Deck, path: str | Path) -> None:
-    Path(path).expanduser().write_text(dumps(deck), encoding="utf-8")
+    from companion.files import write_text_atomic
+
+    write_text_atomic(Path(path).expanduser(), dumps(deck))

@@ -15,6 +15,8 @@ import json
 import sys
 from typing import Any
 
+from companion.files import InputFileError, ascii_digits, load_json_input, strict_int
+
 from .tiles import NUMBER, ORIENTED, TILES, TileSyntaxError, cell_id, cell_qr, identity, oriented
 
 OPTION_FLAGS = ("crossings_new_tiles_only", "double_main_only")
@@ -24,34 +26,60 @@ class PositionError(ValueError):
     """A position file that cannot be read: said with what is wrong, exit status 2."""
 
 
+MAX_HAND = 7  # RULES K-5: a hand holds 7 tiles; beyond, the search is unbounded (issue #16)
+MAX_TILES = 85  # tiles in the box
+MAX_COORD = 200  # far beyond any board made of 85 tiles
+
+
 def _placements(items: Any, what: str) -> list[tuple[int, int]]:
     if not isinstance(items, list):
         raise PositionError(f"{what} must be a list")
+    if len(items) > MAX_TILES:
+        raise PositionError(f"{what} has {len(items)} tiles; the box holds {MAX_TILES}")
     out = []
     for i, item in enumerate(items):
+        if not isinstance(item, dict) or set(item) - {"cell", "tile", "number"}:
+            raise PositionError(f'{what}[{i}] must be an object {{"cell": [q, r], "tile": "..."}}')
+        cell, tile = item.get("cell"), item.get("tile")
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise PositionError(f"{what}[{i}]: cell must be [q, r]")
         try:
-            q, r = item["cell"]
-            out.append((cell_id(int(q), int(r)), oriented(str(item["tile"]))))
+            q, r = (strict_int(v, f"{what}[{i}] cell", -MAX_COORD, MAX_COORD) for v in cell)
+        except InputFileError as exc:
+            raise PositionError(str(exc)) from None
+        if not isinstance(tile, str) or len(tile) > 40:
+            raise PositionError(f"{what}[{i}]: tile must be a string such as \"01R 23W 45B\"")
+        try:
+            out.append((cell_id(q, r), oriented(tile)))
         except (KeyError, TypeError, ValueError) as exc:
             raise PositionError(f"{what}[{i}]: {exc}") from exc
     return out
 
 
-def load_position(path: str) -> tuple[dict[int, int], list[tuple[int, int]]]:
+def load_position(path: str, need_play: bool = True) -> tuple[dict[int, int], list[tuple[int, int]]]:
     try:
-        with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
-            data = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
+        data = load_json_input(path)
+    except InputFileError as exc:
         raise PositionError(str(exc)) from exc
     if not isinstance(data, dict):
         raise PositionError("the position must be a JSON object")
-    pattern = _placements(data.get("pattern", []), "pattern")
+    unknown = set(data) - {"pattern", "play"}
+    if unknown:
+        raise PositionError(f"unknown key {sorted(unknown)[0]!r}: a position has \"pattern\" and \"play\"")
+    if "pattern" not in data:
+        raise PositionError('the position needs a "pattern" (the tiles on the table)')
+    pattern = _placements(data["pattern"], "pattern")
+    if need_play and not data.get("play"):
+        raise PositionError('the position needs a "play": the tiles to judge')
     board: dict[int, int] = {}
     for c, ot in pattern:
         if c in board:
             raise PositionError(f"pattern: two tiles at {list(cell_qr(c))}")
         board[c] = ot
-    return board, _placements(data.get("play", []), "play")
+    play = _placements(data.get("play", []), "play")
+    if len({c for c, _ in play}) != len(play):
+        raise PositionError("play: two tiles on one cell")
+    return board, play
 
 
 def parse_hand(text: str) -> list[int]:
@@ -61,16 +89,20 @@ def parse_hand(text: str) -> list[int]:
         part = part.strip()
         if not part:
             continue
-        if part.isdigit():
+        if ascii_digits(part) and len(part) <= 3:
             n = int(part)
             if not 1 <= n <= len(TILES):
                 raise PositionError(f"no tile number {n}")
         else:
             try:
                 n = NUMBER[identity(part)]
-            except TileSyntaxError as exc:
-                raise PositionError(f"bad tile {part!r}") from exc
+            except (TileSyntaxError, KeyError, ValueError) as exc:
+                raise PositionError(f"bad tile {part[:40]!r}") from exc
         out.append(n)
+        if len(out) > MAX_HAND:
+            raise PositionError(f"a hand holds at most {MAX_HAND} tiles")
+    if len(set(out)) != len(out):
+        raise PositionError("the same tile twice in the hand")
     return out
 
 
@@ -105,7 +137,7 @@ def main(argv: list[str]) -> int:
         return 0
 
     try:
-        board, play = load_position(args.position)
+        board, play = load_position(args.position, need_play=args.command == "score")
         hand = parse_hand(args.hand) if args.command == "best" else []
     except PositionError as exc:
         print(f"companion kaliko: {exc}", file=sys.stderr)

@@ -110,6 +110,8 @@ def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
     from .bot import BOTS
 
+    if not 1 <= args.games <= 10_000:
+        raise ValueError("--games must be between 1 and 10000")
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in BOTS]
     if unknown:
@@ -127,33 +129,53 @@ def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
     return 0
 
 
+MAX_ACTIONS = 10_000  # a game of 5 KIKOI has a few hundred actions at most
+
+
 def _replay(path: str, options: dict[str, Any], as_json: bool) -> int:
     from companion.core import IllegalAction, Match
+    from companion.files import InputFileError, load_json_input, strict_int
 
     from .rules import Rules
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from exc
-    opts = {**data.get("options", {}), **options}
-    game = Rules(**opts)
+        data = load_json_input(path, max_depth=8)
+    except InputFileError as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
     try:
-        match = Match(game, list(data["players"]), int(data.get("seed", 0)))
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: a game record needs \"players\" and \"actions\"") from exc
+        if not isinstance(data, dict):
+            raise InputFileError(f"{path}: a game record is a JSON object")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in players):
+            raise InputFileError(f'{path}: "players" must be a list of names')
+        seed = strict_int(data.get("seed", 0), "seed", 0, (1 << 63) - 1)
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+            raise InputFileError(f'{path}: "actions" must be a list of at most {MAX_ACTIONS} records')
+        saved = data.get("options", {})
+        if not isinstance(saved, dict) or not all(isinstance(v, (str, int, bool)) for v in saved.values()):
+            raise InputFileError(f'{path}: "options" must be an object of simple values')
+    except InputFileError as exc:
+        raise ValueError(str(exc)) from None
+    opts = {**saved, **options}
+    try:
+        game = Rules(**opts)
+        match = Match(game, list(players), seed)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
     except IllegalAction as exc:
         raise ValueError(f"{path}: {exc.code}") from exc
-    for i, rec in enumerate(data.get("actions", [])):
+    for i, rec in enumerate(actions):
         try:
-            seat = int(rec["seat"])
+            if not isinstance(rec, dict) or not isinstance(rec.get("action"), dict):
+                raise TypeError("a record is {\"seat\": n, \"action\": {...}}")
+            seat = strict_int(rec.get("seat"), "seat", 0, len(players) - 1)
             action = game.action_from_json(rec["action"])
             match.play(seat, action)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             out = {"ok": False, "index": i, "seat": rec.get("seat") if isinstance(rec, dict) else None,
                    "action": rec.get("action") if isinstance(rec, dict) else None, "reason": "bad_record"}
-            _say_replay(out, as_json, str(exc))
+            _say_replay(out, as_json, str(exc)[:200])
             return 1
         except IllegalAction as exc:
             out = {"ok": False, "index": i, "seat": seat, "action": rec["action"], "reason": exc.code}

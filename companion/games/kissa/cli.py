@@ -17,8 +17,12 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
+from companion.files import InputFileError, read_input
+
 from .finder import TIMES, MoveFinder, cell_name
 from .notation import BoardError, parse_board
+
+MAX_BOARD_BYTES = 64 * 1024  # a board is 110 bytes; comments allowed, but not a novel
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,14 +48,17 @@ def main(argv: list[str] | None = None) -> int:
     err = sys.stderr
     name = "standard input" if args.board == "-" else args.board
     try:
-        if args.board == "-":
-            text = sys.stdin.read().lstrip("\ufeff")
-        else:
-            with open(args.board, encoding="utf-8-sig") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"companion kissa: cannot read {name}: {exc}", file=err)
+        text = read_input(args.board, limit=MAX_BOARD_BYTES)
+    except InputFileError as exc:
+        print(f"companion kissa: {exc}", file=err)
         return 2
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith("#"):
+            continue
+        odd = next((c for c in line if c.isdigit() and not ("0" <= c <= "9")), None)
+        if odd is not None:  # Arabic-Indic, full-width, superscript... are not board digits
+            print(f"companion kissa: {name}, line {number}: {odd!r} is not a digit 0-9", file=err)
+            return 2
     try:
         board = parse_board(text)
     except BoardError as exc:
@@ -59,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
               + (f" ({exc.text!r})" if exc.text else ""), file=err)
         print("A board is 10 lines of 10 characters: a digit 0-9, or '.' for an empty cell.", file=err)
         return 2
-    if args.best is not None and args.best < 0:
+    if args.best is not None and not 0 <= args.best <= 1_000_000:
         print("companion kissa: --best needs a number of moves, 0 or more", file=err)
         return 2
     finder = MoveFinder(board, expert=args.expert, kids=args.kids, zero_is_number=not args.no_lone_zero)

@@ -133,6 +133,12 @@ def find_cell(folded: str) -> int | None:
     return None
 
 
+def _unreadable_number(text: str) -> bool:
+    """A number no board holds (more than 30 digits: int() refuses past 4300) or a digit-like
+    sign that is not a digit ("²"): not understood, never a crash (issue #16)."""
+    return bool(re.search(r"\d{31,}", text)) or any(c.isdigit() and not c.isdecimal() for c in text)
+
+
 class Spec:
     """A number as said: its value, and where it starts and which way, when said."""
 
@@ -198,7 +204,7 @@ class KissaUI(GameUI):
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state
         folded = fold(_symbols(text))
-        if not folded:
+        if not folded or _unreadable_number(text):
             return None
         if state.phase == ENTRY:
             # a typed '.' is an empty cell (a final '.' ending a sentence is not)
