@@ -15,7 +15,9 @@ refusal; « annule la lecture » takes the draw back between rounds, and each ro
 with a new UID (the previous one is lifted first). On a real line at 115200 baud add the PRESENCE's
 own transmission, about 1.3 ms.
 
-Measured 2026-11-30 on the loaded 2-core development VM (n=200, espeak-ng): see docs/reader.md.
+Measured 2026-11-30 on the 2-core development VM (n=100, espeak-ng): first say() median 0.92 ms,
+p95 1.40 ms; first audible sample (the private earcon) median 1.25 ms, p95 3.28 ms. With the test
+suite running beside it: 1.7 ms median, 19 ms p95 to the first sample.
 """
 
 from __future__ import annotations
