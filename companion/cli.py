@@ -108,10 +108,17 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--private", action="append", default=[], metavar="NAME=OUTPUT", help="a player's own channel, e.g. Marie=device:1:left")
     p.add_argument("--verbosity", choices=("terse", "normal", "verbose"), default=None)
     p.add_argument("--log", type=Path, default=None, help="write the events as JSON lines to this file")
+    p.add_argument("--reader", action="append", default=[], metavar="PORT[=SEAT]",
+                   help="a token reader (repeatable); =SEAT binds it to a player (name or number)")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["reader"] and argv[1:2] in (["pair"], ["write"]) and not (len(argv) >= 5 and argv[3].isdigit()):
+        # the spoken write and pair flows (#14); `reader write PORT SLOT TEXT` stays the device's
+        from companion.reader.cli import main as reader_flows
+
+        return reader_flows(argv[1:])
     if argv and argv[0] in EXTERNAL:
         import importlib
 

@@ -139,6 +139,12 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
     listeners = _listen(args, session, inbox)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
+    ports: list[Any] = []
+    readers = getattr(args, "reader", None) if args is not None else None
+    if readers:  # --reader PORT[=SEAT]: each reader posts to the inbox from its own thread (#14)
+        from companion.reader.run import start_readers
+
+        ports = start_readers(readers, session.core, inbox, [s.name for s in session.core.seats])
     try:
         loop.start()
         # Start-up is over (modules, catalogs, phrase tables, the game, its opening handed to the
@@ -150,6 +156,8 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
             threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
         loop.run()
     finally:
+        for port in ports:
+            port.close()
         for listener in listeners:
             listener.stop()
         if book is not None:
@@ -200,6 +208,13 @@ def play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     kinds: list[str | None] = [None] * len(humans) + [kind] * n_bots
     bots_only = not humans
+    if getattr(args, "reader", None):  # --reader PORT=SEAT names a player of this game (#14)
+        from companion.reader.run import ReaderSpecError, parse_specs
+
+        try:
+            parse_specs(args.reader, names)
+        except ReaderSpecError as exc:
+            raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal, journal_problem = None, None
     if not bots_only or args.journal:

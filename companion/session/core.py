@@ -152,6 +152,8 @@ class SessionCore:
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
+        # The token readers of this game (`companion.reader.play.ReaderPlay`), set by `--reader`.
+        self.reader: Any = None
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -361,6 +363,8 @@ class SessionCore:
             if ev.channel in claims:
                 claims.remove(ev.channel)
                 self.tell("core.web.seat_released", None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
+        elif self.reader is not None:
+            self._out.extend(self.reader.device(self, item))
 
     def holdings(self, seat: int) -> list[Utterance]:
         """What only `seat` holds, as the game answers its own query for it (« main »,
@@ -442,6 +446,11 @@ class SessionCore:
             self._taken = (outcome, command)
 
     def _take_line(self, line: str, seat: int | None, confidence: float | None) -> None:
+        if self.reader is not None:  # the reader's own words: « c'est quoi ? », « annule la lecture »
+            said = self.reader.line(self, line, seat)
+            if said is not None:
+                self._out.extend(said)
+                return
         word = global_command(line)
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:

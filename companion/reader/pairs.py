@@ -1,0 +1,53 @@
+"""The user's tokens known by their tag's UID alone (`companion reader pair`): a JSON object
+`{"04a1b2c3d4e5f6": "kikoi:kigliss-sleep", ...}` in the user's data folder, written atomically
+(a temporary file, fsync, rename) so that a crash never leaves half a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def pairs_path() -> Path:
+    env = os.environ.get("COMPANION_READER_PAIRS")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("companion")) / "reader-tokens.json"
+
+
+def load_pairs(path: Path | None = None) -> dict[str, str]:
+    path = path or pairs_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k).lower(): str(v) for k, v in data.items() if isinstance(v, str)}
+
+
+def save_pairs(pairs: dict[str, str], path: Path | None = None) -> Path:
+    path = path or pairs_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".reader-tokens.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(dict(sorted(pairs.items())), fh, ensure_ascii=False, indent=1)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    return path
