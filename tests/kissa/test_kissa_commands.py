@@ -43,7 +43,7 @@ def test_a_move_said_in_full_is_read_back_with_its_score():
     got = ui.parse("10 en A1 plus 29 en C4 vers le bas égale 39 en E2", m, 0)
     assert isinstance(got, Confirm)
     assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
-    assert say_all(got) == "10 en A1 vers la droite plus 29 en C4 vers le bas égale 39 en E2 vers la droite : 34 points. On joue ?"
+    assert say_all(got) == "10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite : 34 points. On joue ?"
     en = ui.parse("10 at A1 plus 29 at C4 down equals 39 at E2", m, 0)
     assert en.action == got.action
     assert say_all(en, "en").endswith(": 34 points. Play it?")
@@ -115,7 +115,7 @@ def test_hints_give_a_little_more_each_time():
     third = say_all(ui.parse("indice", m, 0))
     assert first.startswith("Indice : il y a un bon coup qui utilise la case")
     assert second == "Indice : une multiplication dont le résultat est 290."
-    assert third.startswith("Meilleur coup : 10 en A1 vers la droite fois 29")
+    assert third.startswith("Meilleur coup : 10 en A1 droite fois 29")
     assert "86 points" in third
     assert "legal move" in say_all(ui.parse("how many moves", m, 0), "en")
 
@@ -191,9 +191,18 @@ def test_expert_numbers_said_with_their_direction():
     got = ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0)
     assert isinstance(got, Confirm)
     assert got.action == Move("+", cells("D1"), cells("B1", "A1"), cells("F1", "G1"))
-    assert "21 en B1 vers la gauche" in say_all(got)
+    assert "21 en B1 gauche" in say_all(got)
     en = ui.parse("1 at D1 plus 21 at B1 left equals 22", m, 0)
     assert en.action == got.action
     # the standard game does not read backwards
     _, ui, m = setup(board_with(A1=1, B1=2, D1=1, F1=2, G1=2, J10=5))
     assert isinstance(ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0), Refuse)
+
+
+def test_the_short_direction_words_the_companion_says_are_understood():
+    """« 10 en A1 droite » is how the companion says a number: typed back, it works."""
+    _, ui, m = setup(board_with(**SEED))
+    said = say_all(ui.parse("10 en A1 vers la droite plus 29 en C4 vers le bas égale 39 en E2", m, 0))
+    assert said.startswith("10 en A1 droite plus 29 en C4 bas")
+    short = ui.parse("10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite", m, 0)
+    assert say_all(short) == said

@@ -93,7 +93,8 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
     if kind == "move_played":
         cells = [names_cells(d["operands"][0]), names_cells(d["operands"][1]), names_cells(d["result"])]
         eq = equation_msg(d["op"], d["values"], cells)
-        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, earcon="move")]
+        plain = equation_msg(d["op"], d["values"])  # terse: the numbers name the move
+        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, values=plain, earcon="move")]
         if d["cleared"]:
             out.append(say("kissa.scored_cleared", n=d["score"], total=d["total"], earcon="score"))
         elif d["product"]:
