@@ -73,6 +73,9 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
     if kind == "board_dealt":
         return [say("kissa.board_dealt")]
     if kind == "order_drawn":
+        order = d.get("order") or []
+        if len(order) > 2:  # T-1: the whole order is drawn, and said
+            return [say("kissa.order_drawn_all", player=player(match, d["first"]), order=[player(match, s) for s in order])]
         return [say("kissa.order_drawn", player=player(match, d["first"]))]
     if kind == "entry_started":
         return [say("kissa.entry_started", earcon="question")]
