@@ -114,11 +114,21 @@ def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "d
             if note.priority == Priority.IMPORTANT:
                 print_fn(catalog(lang).render(note))
     try:
-        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn).run(chapter)
+        paced = own and not _has_sound(speaker)
+        if paced:
+            print_fn(_t(lang, "rules.player_paced"))
+        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced).run(chapter)
     finally:
         if own:
             speaker.wait(10)
             speaker.close()
+
+
+def _has_sound(speaker: object) -> bool:
+    """Whether the speaker really sounds: a speech engine (not text) on a device (not silence or a file)."""
+    engine = getattr(getattr(speaker, "engine", None), "name", "")
+    sink = getattr(getattr(speaker, "player", None), "sink", None)
+    return engine != "text" and getattr(sink, "kind", "device") not in ("null", "file")
 
 
 def _build_main(argv: list[str], print_fn) -> int:
