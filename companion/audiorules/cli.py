@@ -251,6 +251,7 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--lan", action="store_true", help="listen on every interface, for phones on the local network")
     p.add_argument("--verbose", action="store_true", help="print every request")
+    p.add_argument("--no-build", action="store_true", help="do not build missing rules audio")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang = _default_lang()
     try:
@@ -263,7 +264,8 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         return 1
     port = server.server_address[1]
     handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]
-    if not any(name.endswith((".ogg", ".flac")) for name in handler_files):
+    building = None if args.no_build else build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server))
+    if building is None and not any(name.endswith((".ogg", ".flac")) for name in handler_files):
         print_fn(_t(lang, "rules.page_no_audio"))
     if args.lan:
         import socket
@@ -280,6 +282,69 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         server.server_close()
         print_fn(_t(lang, "rules.serve_stopped"))
     return 0
+
+
+def missing_audio() -> list[tuple[str, str, int]]:
+    """(game, lang, chapters to build) for every manifest with a chapter not built, stale, or
+    without its MP3."""
+    from .manifest import load
+
+    out = []
+    for game in GAMES:
+        for lang in LANGS:
+            man = load(game, lang)
+            todo = sum(1 for ch in man.chapters if not ch.built or not ch.audio_file.with_suffix(".mp3").exists())
+            if todo:
+                out.append((game, lang, todo))
+    return out
+
+
+def build_missing_in_background(print_fn, lang_ui: str, on_done=None):
+    """`companion serve` on a fresh set-up: the missing rules audio is built while the pages are
+    already served (a label scanned meanwhile shows its transcript), with progress, chapter by
+    chapter; `on_done` then lets the server offer the new files. None when nothing is missing."""
+    import threading
+
+    from .build import build_manifest
+    from .manifest import load
+
+    todo = missing_audio()
+    if not todo:
+        return None
+    total = sum(n for _, _, n in todo)
+    print_fn(_t(lang_ui, "rules.serve_building", n=total))
+
+    def run() -> None:
+        done = 0
+        try:
+            for game, lang, _n in todo:
+                def report(r, game=game, lang=lang) -> None:
+                    nonlocal done
+                    if r.synthesized:
+                        done += 1
+                        print_fn(_t(lang_ui, "rules.serve_built_chapter", game=game, lang=lang, chapter=r.chapter,
+                                    k=min(done, total), n=total))
+
+                build_manifest(load(game, lang), progress=report)
+        except Exception as exc:  # a missing speech engine: the pages still serve their transcripts
+            print_fn(_t(lang_ui, "rules.error", detail=str(exc)))
+            return
+        if on_done is not None:
+            on_done()
+        print_fn(_t(lang_ui, "rules.serve_built"))
+
+    thread = threading.Thread(target=run, name="rules-build", daemon=True)
+    thread.start()
+    return thread
+
+
+def _refresh(server) -> None:
+    """Let the running server offer the files just built (its handler keeps the site's files)."""
+    from .site import site_files
+
+    handler = getattr(server, "RequestHandlerClass", None)
+    if handler is not None and hasattr(handler, "files"):
+        handler.files = site_files()
 
 
 def main(argv: list[str] | None = None) -> int:

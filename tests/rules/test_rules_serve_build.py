@@ -1,0 +1,30 @@
+"""`companion serve` builds the missing rules audio with progress, while it serves (#17)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from companion.audiorules import cli
+from companion.audiorules.manifest import load
+
+
+def test_serve_builds_what_is_missing_with_progress(built_kikoi, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "GAMES", ("kikoi",))
+    monkeypatch.setattr(cli, "LANGS", ("fr",))
+    assert cli.missing_audio() == []
+    assert cli.build_missing_in_background(lambda s: None, "fr") is None  # nothing to do
+    ch = load("kikoi", "fr").chapters[0]
+    ch.audio_file.with_suffix(".mp3").unlink()
+    assert cli.missing_audio() == [("kikoi", "fr", 1)]
+    printed: list[str] = []
+    done = threading.Event()
+    thread = cli.build_missing_in_background(printed.append, "fr", on_done=done.set)
+    assert thread is not None
+    thread.join(timeout=120)
+    assert done.is_set()
+    assert printed[0].startswith("Audio des règles manquant : je construis 1 chapitre")
+    assert printed[1] == f"Audio construit : kikoi fr, {ch.id} (1 sur 1)."
+    assert printed[-1] == "Tout l'audio des règles est prêt."
+    assert ch.audio_file.with_suffix(".mp3").exists() and cli.missing_audio() == []
