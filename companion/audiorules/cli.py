@@ -279,6 +279,8 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if building is not None:
+            building.stop()
         server.server_close()
         print_fn(_t(lang, "rules.serve_stopped"))
     return 0
@@ -299,43 +301,77 @@ def missing_audio() -> list[tuple[str, str, int]]:
     return out
 
 
-def build_missing_in_background(print_fn, lang_ui: str, on_done=None):
+class BackgroundBuild:
+    """The missing rules audio built by a child process (`stop` ends it at once: each file is
+    written whole or not at all), its progress lines relayed to `print_fn`."""
+
+    def __init__(self, todo: list[tuple[str, str, int]], print_fn, lang_ui: str, on_done=None) -> None:
+        import os
+        import subprocess
+        import threading
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from companion.audiorules.cli import build_missing; "
+             "sys.exit(build_missing(sys.argv[1:]))", *(f"{g}:{lg}:{n}" for g, lg, n in todo)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
+            env={**os.environ, "COMPANION_LANG": lang_ui},
+        )
+        self.print_fn, self.on_done = print_fn, on_done
+        self.thread = threading.Thread(target=self._relay, name="rules-build", daemon=True)
+        self.thread.start()
+
+    def _relay(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.print_fn(line.rstrip("\n"))
+        if self.proc.wait() == 0 and self.on_done is not None:
+            self.on_done()
+
+    def join(self, timeout: float | None = None) -> None:
+        self.thread.join(timeout)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(5)
+
+
+def build_missing_in_background(print_fn, lang_ui: str, on_done=None) -> BackgroundBuild | None:
     """`companion serve` on a fresh set-up: the missing rules audio is built while the pages are
     already served (a label scanned meanwhile shows its transcript), with progress, chapter by
     chapter; `on_done` then lets the server offer the new files. None when nothing is missing."""
-    import threading
-
-    from .build import build_manifest
-    from .manifest import load
-
     todo = missing_audio()
     if not todo:
         return None
+    return BackgroundBuild(todo, print_fn, lang_ui, on_done)
+
+
+def build_missing(items: list[str]) -> int:
+    """The child process of `BackgroundBuild`: build each "game:lang:chapters" given, one line
+    per chapter."""
+    from .build import build_manifest
+    from .manifest import load
+
+    lang_ui = _default_lang()
+    todo = [(g, lg, int(n)) for g, lg, n in (item.split(":") for item in items)]
     total = sum(n for _, _, n in todo)
-    print_fn(_t(lang_ui, "rules.serve_building", n=total))
+    print(_t(lang_ui, "rules.serve_building", n=total), flush=True)
+    done = 0
+    try:
+        for game, lang, _n in todo:
+            def report(r, game=game, lang=lang) -> None:
+                nonlocal done
+                if r.synthesized:
+                    done += 1
+                    print(_t(lang_ui, "rules.serve_built_chapter", game=game, lang=lang, chapter=r.chapter,
+                             k=min(done, total), n=total), flush=True)
 
-    def run() -> None:
-        done = 0
-        try:
-            for game, lang, _n in todo:
-                def report(r, game=game, lang=lang) -> None:
-                    nonlocal done
-                    if r.synthesized:
-                        done += 1
-                        print_fn(_t(lang_ui, "rules.serve_built_chapter", game=game, lang=lang, chapter=r.chapter,
-                                    k=min(done, total), n=total))
-
-                build_manifest(load(game, lang), progress=report)
-        except Exception as exc:  # a missing speech engine: the pages still serve their transcripts
-            print_fn(_t(lang_ui, "rules.error", detail=str(exc)))
-            return
-        if on_done is not None:
-            on_done()
-        print_fn(_t(lang_ui, "rules.serve_built"))
-
-    thread = threading.Thread(target=run, name="rules-build", daemon=True)
-    thread.start()
-    return thread
+            build_manifest(load(game, lang), progress=report)
+    except Exception as exc:  # a missing speech engine: the pages still serve their transcripts
+        print(_t(lang_ui, "rules.error", detail=str(exc)), flush=True)
+        return 1
+    print(_t(lang_ui, "rules.serve_built"), flush=True)
+    return 0
 
 
 def _refresh(server) -> None:
