@@ -301,6 +301,13 @@ def missing_audio() -> list[tuple[str, str, int]]:
     return out
 
 
+def _lower_priority() -> None:
+    """The build child yields to the server (the pages stay quick while it synthesizes)."""
+    import os
+
+    os.nice(10)
+
+
 class BackgroundBuild:
     """The missing rules audio built by a child process (`stop` ends it at once: each file is
     written whole or not at all), its progress lines relayed to `print_fn`."""
@@ -315,6 +322,7 @@ class BackgroundBuild:
              "sys.exit(build_missing(sys.argv[1:]))", *(f"{g}:{lg}:{n}" for g, lg, n in todo)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
             env={**os.environ, "COMPANION_LANG": lang_ui},
+            preexec_fn=_lower_priority if hasattr(os, "nice") else None,  # noqa: PLW1509 - only os.nice
         )
         self.print_fn, self.on_done = print_fn, on_done
         self.thread = threading.Thread(target=self._relay, name="rules-build", daemon=True)
@@ -331,9 +339,16 @@ class BackgroundBuild:
         self.thread.join(timeout)
 
     def stop(self) -> None:
+        import subprocess
+
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(5)
+            try:
+                self.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(2)
+        self.thread.join(2)  # the relay ends with the child's output
 
 
 def build_missing_in_background(print_fn, lang_ui: str, on_done=None) -> BackgroundBuild | None:
