@@ -251,7 +251,8 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--lan", action="store_true", help="listen on every interface, for phones on the local network")
     p.add_argument("--verbose", action="store_true", help="print every request")
-    p.add_argument("--no-build", action="store_true", help="do not build missing rules audio")
+    p.add_argument("--build", action="store_true", help="build any missing rules audio while serving")
+    p.add_argument("--no-build", action="store_true", help="do not build the rules audio, even on a fresh set-up")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang = _default_lang()
     try:
@@ -264,8 +265,13 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         return 1
     port = server.server_address[1]
     handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]
-    building = None if args.no_build else build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server))
-    if building is None and not any(name.endswith((".ogg", ".flac")) for name in handler_files):
+    # A fresh set-up (no audio at all) builds it while serving, so a scanned label plays;
+    # `--build` completes a partial build the same way.
+    fresh = not any(name.endswith((".ogg", ".flac")) for name in handler_files)
+    building = None
+    if args.build or (fresh and not args.no_build):
+        building = build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server))
+    if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
     if args.lan:
         import socket
@@ -339,16 +345,10 @@ class BackgroundBuild:
         self.thread.join(timeout)
 
     def stop(self) -> None:
-        import subprocess
-
+        """At once: files are written whole or not at all (a temporary file, then a rename)."""
         if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(2)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(2)
-        self.thread.join(2)  # the relay ends with the child's output
+            self.proc.kill()
+            self.proc.wait(2)
 
 
 def build_missing_in_background(print_fn, lang_ui: str, on_done=None) -> BackgroundBuild | None:
