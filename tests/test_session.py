@@ -105,7 +105,7 @@ def test_repeat_twice_spells():
     s.handle("repeat")
     assert lines[-1] == lines[-2]
     s.handle("répète")
-    assert lines[-1] == "[Marie] 7, s, t, o, n, e, s, l, e, f, t"
+    assert lines[-1] == "[Marie] 7 ; s, t, o, n, e, s ; l, e, f, t"  # spaces kept (#17)
 
 
 def test_confirm_yes_and_no():

@@ -81,6 +81,7 @@ def build_manifest(
         if wanted is not None and ch.id not in wanted:
             continue
         audio = ch.audio_file.with_suffix("." + fmt)
+        mp3 = audio.with_suffix(".mp3") if fmt == "ogg" else None  # beside the Ogg, for iOS Safari
         prev = entries.get(ch.id)
         if (
             not force
@@ -88,6 +89,7 @@ def build_manifest(
             and prev.get("text_sha256") == ch.text_sha256
             and audio.exists()
             and hashlib.sha256(audio.read_bytes()).hexdigest() == prev.get("sha256")
+            and (mp3 is None or (mp3.exists() and hashlib.sha256(mp3.read_bytes()).hexdigest() == prev.get("mp3_sha256")))
         ):
             res = BuildResult(man.game, man.lang, ch.id, str(audio), prev["duration"], prev["sha256"], False)
         else:
@@ -100,6 +102,11 @@ def build_manifest(
             tmp = audio.with_suffix(audio.suffix + ".tmp")
             tmp.write_bytes(data)
             tmp.replace(audio)
+            if mp3 is not None:
+                mp3_data = encode(samples, sr, "mp3")
+                tmp = mp3.with_suffix(".mp3.tmp")
+                tmp.write_bytes(mp3_data)
+                tmp.replace(mp3)
             res = BuildResult(
                 man.game, man.lang, ch.id, str(audio), round(len(samples) / sr, 3),
                 hashlib.sha256(data).hexdigest(), True,
@@ -113,6 +120,7 @@ def build_manifest(
             "duration": res.duration,
             "text_sha256": ch.text_sha256,
             "sha256": res.sha256,
+            **({"mp3": mp3.name, "mp3_sha256": hashlib.sha256(mp3.read_bytes()).hexdigest()} if mp3 is not None else {}),
         }
         results.append(res)
         if progress:

@@ -114,11 +114,21 @@ def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "d
             if note.priority == Priority.IMPORTANT:
                 print_fn(catalog(lang).render(note))
     try:
-        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn).run(chapter)
+        paced = own and not _has_sound(speaker)
+        if paced:
+            print_fn(_t(lang, "rules.player_paced"))
+        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced).run(chapter)
     finally:
         if own:
             speaker.wait(10)
             speaker.close()
+
+
+def _has_sound(speaker: object) -> bool:
+    """Whether the speaker really sounds: a speech engine (not text) on a device (not silence or a file)."""
+    engine = getattr(getattr(speaker, "engine", None), "name", "")
+    sink = getattr(getattr(speaker, "player", None), "sink", None)
+    return engine != "text" and getattr(sink, "kind", "device") not in ("null", "file")
 
 
 def _build_main(argv: list[str], print_fn) -> int:
@@ -241,6 +251,8 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--lan", action="store_true", help="listen on every interface, for phones on the local network")
     p.add_argument("--verbose", action="store_true", help="print every request")
+    p.add_argument("--build", action="store_true", help="build any missing rules audio while serving")
+    p.add_argument("--no-build", action="store_true", help="do not build the rules audio, even on a fresh set-up")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang = _default_lang()
     try:
@@ -253,7 +265,13 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         return 1
     port = server.server_address[1]
     handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]
-    if not any(name.endswith((".ogg", ".flac")) for name in handler_files):
+    # A fresh set-up (no audio at all) builds it while serving, so a scanned label plays;
+    # `--build` completes a partial build the same way.
+    fresh = not any(name.endswith((".ogg", ".flac")) for name in handler_files)
+    building = None
+    if args.build or (fresh and not args.no_build):
+        building = build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server))
+    if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
     if args.lan:
         import socket
@@ -267,9 +285,117 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if building is not None:
+            building.stop()
         server.server_close()
         print_fn(_t(lang, "rules.serve_stopped"))
     return 0
+
+
+def missing_audio() -> list[tuple[str, str, int]]:
+    """(game, lang, chapters to build) for every manifest with a chapter not built, stale, or
+    without its MP3."""
+    from .manifest import load
+
+    out = []
+    for game in GAMES:
+        for lang in LANGS:
+            man = load(game, lang)
+            todo = sum(1 for ch in man.chapters if not ch.built or not ch.audio_file.with_suffix(".mp3").exists())
+            if todo:
+                out.append((game, lang, todo))
+    return out
+
+
+def _lower_priority() -> None:
+    """The build child yields to the server (the pages stay quick while it synthesizes)."""
+    import os
+
+    os.nice(10)
+
+
+class BackgroundBuild:
+    """The missing rules audio built by a child process (`stop` ends it at once: each file is
+    written whole or not at all), its progress lines relayed to `print_fn`."""
+
+    def __init__(self, todo: list[tuple[str, str, int]], print_fn, lang_ui: str, on_done=None) -> None:
+        import os
+        import subprocess
+        import threading
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from companion.audiorules.cli import build_missing; "
+             "sys.exit(build_missing(sys.argv[1:]))", *(f"{g}:{lg}:{n}" for g, lg, n in todo)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
+            env={**os.environ, "COMPANION_LANG": lang_ui},
+            preexec_fn=_lower_priority if hasattr(os, "nice") else None,  # noqa: PLW1509 - only os.nice
+        )
+        self.print_fn, self.on_done = print_fn, on_done
+        self.thread = threading.Thread(target=self._relay, name="rules-build", daemon=True)
+        self.thread.start()
+
+    def _relay(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.print_fn(line.rstrip("\n"))
+        if self.proc.wait() == 0 and self.on_done is not None:
+            self.on_done()
+
+    def join(self, timeout: float | None = None) -> None:
+        self.thread.join(timeout)
+
+    def stop(self) -> None:
+        """At once: files are written whole or not at all (a temporary file, then a rename)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(2)
+
+
+def build_missing_in_background(print_fn, lang_ui: str, on_done=None) -> BackgroundBuild | None:
+    """`companion serve` on a fresh set-up: the missing rules audio is built while the pages are
+    already served (a label scanned meanwhile shows its transcript), with progress, chapter by
+    chapter; `on_done` then lets the server offer the new files. None when nothing is missing."""
+    todo = missing_audio()
+    if not todo:
+        return None
+    return BackgroundBuild(todo, print_fn, lang_ui, on_done)
+
+
+def build_missing(items: list[str]) -> int:
+    """The child process of `BackgroundBuild`: build each "game:lang:chapters" given, one line
+    per chapter."""
+    from .build import build_manifest
+    from .manifest import load
+
+    lang_ui = _default_lang()
+    todo = [(g, lg, int(n)) for g, lg, n in (item.split(":") for item in items)]
+    total = sum(n for _, _, n in todo)
+    print(_t(lang_ui, "rules.serve_building", n=total), flush=True)
+    done = 0
+    try:
+        for game, lang, _n in todo:
+            def report(r, game=game, lang=lang) -> None:
+                nonlocal done
+                if r.synthesized:
+                    done += 1
+                    print(_t(lang_ui, "rules.serve_built_chapter", game=game, lang=lang, chapter=r.chapter,
+                             k=min(done, total), n=total), flush=True)
+
+            build_manifest(load(game, lang), progress=report)
+    except Exception as exc:  # a missing speech engine: the pages still serve their transcripts
+        print(_t(lang_ui, "rules.error", detail=str(exc)), flush=True)
+        return 1
+    print(_t(lang_ui, "rules.serve_built"), flush=True)
+    return 0
+
+
+def _refresh(server) -> None:
+    """Let the running server offer the files just built (its handler keeps the site's files)."""
+    from .site import site_files
+
+    handler = getattr(server, "RequestHandlerClass", None)
+    if handler is not None and hasattr(handler, "files"):
+        handler.files = site_files()
 
 
 def main(argv: list[str] | None = None) -> int:

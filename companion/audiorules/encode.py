@@ -1,4 +1,7 @@
-"""Compressed, reproducible audio files: OGG Vorbis (default) or FLAC, through soundfile.
+"""Compressed, reproducible audio files: OGG Vorbis (default), FLAC or MP3, through soundfile.
+
+MP3 is written beside each Ogg chapter: older iOS Safari (what VoiceOver users often have)
+plays no Ogg.
 
 libsndfile gives each Ogg stream a random serial number, so two encodings of the same samples
 differ by those four bytes in every page (and by each page's checksum). `encode` rewrites the
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-FORMATS = {"ogg": ("OGG", "VORBIS"), "flac": ("FLAC", "PCM_16")}
+FORMATS = {"ogg": ("OGG", "VORBIS"), "flac": ("FLAC", "PCM_16"), "mp3": ("MP3", "MPEG_LAYER_III")}
 #: the serial number every stream gets ("RULE")
 OGG_SERIAL = 0x52554C45
 BLOCK = 8192  # frames per write
@@ -59,7 +62,8 @@ def normalize_ogg(data: bytes, serial: int = OGG_SERIAL) -> bytes:
 
 
 def encode(samples: np.ndarray, sample_rate: int, fmt: str = "ogg") -> bytes:
-    """Mono float samples as the bytes of an .ogg (Vorbis) or .flac file, reproducibly."""
+    """Mono float samples as the bytes of an .ogg (Vorbis), .flac or .mp3 file (libsndfile 1.1+
+    writes MP3 with its own LAME: no system package), reproducibly."""
     import soundfile as sf
 
     container, subtype = FORMATS[fmt]

@@ -54,6 +54,19 @@ def config_dir() -> Path:
     return Path(base) / "companion"
 
 
+def of_title(lang: str, title: str) -> str:
+    """"de" joined to a title's article, as French says it: « des 5 KIKOI », « du Jeu »,
+    « de Kaliko », « d'Antan »; English: "of Kaliko"."""
+    if lang != "fr":
+        return f"of {title}"
+    for article, joined in (("Les ", "des "), ("Le ", "du ")):
+        if title.startswith(article):
+            return joined + title[len(article):]
+    if title[:1].lower() in "aeiouyhéè":
+        return f"d'{title}"
+    return f"de {title}"
+
+
 class PositionStore:
     """Where each listener stopped, per game and language, in one JSON file."""
 
@@ -119,6 +132,7 @@ class RulesPlayer:
         store: PositionStore | None = None,
         input_fn: Callable[[str], str] = input,
         print_fn: Callable[[str], None] = print,
+        paced: bool = False,
     ) -> None:
         self.man = manifest
         self.spk = speaker
@@ -128,6 +142,10 @@ class RulesPlayer:
         self.print_fn = print_fn
         self.cat = catalog(manifest.lang)
         self.pos = Position()
+        # Without sound (no sound card, text only) each sentence waits for the listener's Enter,
+        # so a chapter is not printed at once and « pause » / « reprends » mean something.
+        self.paced = paced
+        self._advance = False
         self.playing = False
         self.finished = False  # the current chapter was heard to its end
         self._lock = threading.Lock()
@@ -186,6 +204,19 @@ class RulesPlayer:
                     continue
                 self.pos.sentence = i + 1
                 self._save()
+                if self.paced and i + 1 < len(sentences):
+                    self._wait_for_enter(gen)
+
+    def _wait_for_enter(self, gen: int) -> None:
+        """Paced mode (lock held): the sentence was printed; the next waits for Enter (or a
+        command: « pause » keeps the place, « reprends » goes on from the next sentence)."""
+        self._advance = False
+        self._idle.set()  # waiting for the listener: nothing is being played
+        while not self._stop and gen == self._generation and not self._advance:
+            self._wake.wait()
+        if not self._stop and gen == self._generation:
+            self._idle.clear()
+        self._advance = False
 
     def _chapter_end(self) -> None:
         """Called with the lock held when the last sentence of a chapter was said."""
@@ -203,6 +234,7 @@ class RulesPlayer:
         """Stop the sentence being said (lock held): the worker will not advance past it."""
         self._generation += 1
         self.spk.interrupt()
+        self._wake.notify_all()  # a paced wait for Enter ends too
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Until nothing is being played (for tests and for the end of input)."""
@@ -297,6 +329,11 @@ class RulesPlayer:
         """Obey one line; False when the listener quits."""
         f = fold(line)
         if not f:
+            if self.paced:  # Enter: the next sentence
+                with self._lock:
+                    if self.playing:
+                        self._advance = True
+                        self._wake.notify_all()
             return True
         cmd = _WORD_TO_COMMAND.get(f)
         if cmd == "quit":
@@ -340,7 +377,8 @@ class RulesPlayer:
 
     # --- the session ---------------------------------------------------------------------------
     def welcome(self) -> None:
-        self.tell("rules.player_welcome", game=self.man.title, n=len(self.man.chapters))
+        self.tell("rules.player_welcome", game=self.man.title, of_game=of_title(self.man.lang, self.man.title),
+                  n=len(self.man.chapters))
         if self.store.problem:
             self.tell("rules.error", Priority.IMPORTANT, detail=self.store.problem)
         saved = self.store.get(self.listener, self.man.game, self.man.lang)

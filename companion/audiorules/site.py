@@ -27,6 +27,7 @@ CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".ogg": "audio/ogg",
+    ".mp3": "audio/mpeg",
     ".flac": "audio/flac",
 }
 
@@ -134,8 +135,12 @@ def rules_page(man: Manifest) -> str:
             name = ch.audio_file.name
             out += [
                 f"<p>{escape(_t(lang, 'rules.page_duration', duration=format_duration(ch.duration, lang)))}</p>",
-                f'<audio controls preload="metadata" src="{name}" '
-                f'aria-label="{escape(_t(lang, "rules.page_audio_label", title=ch.title))}"></audio>',
+                f'<audio controls preload="metadata" '
+                f'aria-label="{escape(_t(lang, "rules.page_audio_label", title=ch.title))}">'
+                f'<source src="{name}" type="{CONTENT_TYPES.get(ch.audio_file.suffix, "audio/ogg")}">'
+                + (f'<source src="{mp3.name}" type="audio/mpeg">' if (mp3 := ch.audio_file.with_suffix(".mp3")).exists()
+                   and ch.audio_file.suffix != ".mp3" else "")
+                + "</audio>",
                 f'<p><a href="{name}" download>{escape(_t(lang, "rules.page_download"))}</a></p>',
             ]
         else:
@@ -194,6 +199,9 @@ def site_files(games: Iterable[str] = GAMES) -> dict[str, SiteFile]:
             for ch in man.chapters:
                 if ch.built:
                     files[f"{game}/{lg}/{ch.audio_file.name}"] = SiteFile(path=ch.audio_file)
+                    mp3 = ch.audio_file.with_suffix(".mp3")
+                    if mp3 != ch.audio_file and mp3.exists():
+                        files[f"{game}/{lg}/{mp3.name}"] = SiteFile(path=mp3)
         files[f"{game}/index.html"] = SiteFile(game_page(game, per_lang).encode("utf-8"))
     files["index.html"] = SiteFile(index_page(mans).encode("utf-8"))
     return files

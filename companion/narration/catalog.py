@@ -134,9 +134,10 @@ class Catalog:
 
 
 def spell(text: str) -> str:
-    """Character by character: "E5" -> "E, 5" (speech engines then say each one)."""
-    chars = [c for c in text if not c.isspace()]
-    return ", ".join(chars)
+    """Character by character, word by word: "E5" -> "E, 5"; "Robot 1 240" -> "R, o, b, o,
+    t ; 1 ; 2, 4, 0" (speech engines say each character and pause between words, so the
+    words stay apart: 1 and 240, not 1240)."""
+    return " ; ".join(", ".join(word) for word in text.split())
 
 
 def read_po_entries(path: Path, lang: str) -> list[tuple[tuple[str, str | None], Entry, Callable[[int], int] | None]]:

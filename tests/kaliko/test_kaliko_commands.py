@@ -80,9 +80,9 @@ def test_hand_tile_cell_readings_in_both_languages():
     cell = said(ui.parse("case", match, seat))
     assert cell.startswith("centre : rouge de 3 à 5 h, petit arc") and "Autour :" in cell
     moved = said(ui.parse("va 3", match, seat))
-    assert moved.startswith("3 h 1 : vide") and "9 h rouge" in moved
+    assert moved.startswith("3h1 : vide") and "9 h rouge" in moved
     assert "vont ici" in moved or "va ici" in moved
-    assert "3 h 1: empty" in said(ui.parse("go 0", match, seat) and ui.parse("cell 3h1", match, seat), "en")
+    assert "3h1: empty" in said(ui.parse("go 0", match, seat) and ui.parse("cell 3h1", match, seat), "en")
     assert "(" not in said(ui.parse("va (1,0)", match, seat))
 
 
@@ -104,7 +104,7 @@ def test_build_kf1_step_by_step_hear_the_score_then_play():
     game, ui, match, seat, a, b = setup_kf1()
     said(ui.parse("prends 2", match, seat))
     first = said(ui.parse("en 3h1", match, seat))
-    assert "Tuile 2 en 3 h 1" in first and "Pas encore légal" in first
+    assert "Tuile 2 en 3h1" in first and "Pas encore légal" in first
     # orient: a red line toward 9 o'clock (facing the start tile's red end)
     said(ui.parse("rouge 9", match, seat))
     said(ui.parse("take 1", match, seat))
@@ -114,7 +114,7 @@ def test_build_kf1_step_by_step_hear_the_score_then_play():
             second = said(ui.parse("turn", match, seat), "en")
             if "Legal play" in second:
                 break
-    assert "Legal play: 6 points" in second and "red line: 3 segments, no crossing, closed — 6 points" in second
+    assert "Legal play: 6 points" in second and "red line, closed, 3 segments." in second
     act = ui.parse("joue", match, seat)
     assert isinstance(act, Act) and isinstance(act.action, Play)
     events = match.play(seat, act.action)
@@ -156,8 +156,8 @@ def test_colour_mismatch_refusal_names_the_edge():
     with pytest.raises(IllegalAction) as exc:
         match.check(seat, Play.of([(1, 0, "01R 23B 45W")]))  # tile a, turned wrongly
     assert exc.value.code == "colour_mismatch"
-    assert render(ui.refusal(exc.value, match, seat))[0].startswith("couleurs différentes en 3 h 1, bord de 9 heures : bleu contre rouge")
-    assert "colours differ at 3 h 1, edge at 9 o'clock: blue against red" in render(ui.refusal(exc.value, match, seat), "en")[0]
+    assert render(ui.refusal(exc.value, match, seat))[0].startswith("couleurs différentes en 3h1, bord de 9 heures : bleu contre rouge")
+    assert "colours differ at 3h1, edge at 9 o'clock: blue against red" in render(ui.refusal(exc.value, match, seat), "en")[0]
 
 
 def test_exchange_pass_hint_best_and_help():

@@ -38,15 +38,17 @@ def say_all(intent, lang="fr"):
     raise AssertionError(intent)
 
 
-def test_a_move_said_in_full_is_read_back_with_its_score():
+def test_a_move_said_in_full_and_unambiguous_is_played_in_one_step():
+    """No read-back: the narration of the move says it once (#17)."""
     _, ui, m = setup(board_with(**SEED))
     got = ui.parse("10 en A1 plus 29 en C4 vers le bas égale 39 en E2", m, 0)
-    assert isinstance(got, Confirm)
+    assert isinstance(got, Act)
     assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
-    assert say_all(got) == "10 en A1 vers la droite plus 29 en C4 vers le bas égale 39 en E2 vers la droite : 34 points. On joue ?"
     en = ui.parse("10 at A1 plus 29 at C4 down equals 39 at E2", m, 0)
     assert en.action == got.action
-    assert say_all(en, "en").endswith(": 34 points. Play it?")
+    events = m.play(0, got.action)
+    said = " ".join(text(u) for e in events for u in ui.narrate(e, m))
+    assert "10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite" in said and "34 points" in said
 
 
 def test_a_number_in_two_places_is_asked_about():
@@ -54,14 +56,16 @@ def test_a_number_in_two_places_is_asked_about():
     got = ui.parse("10 + 29 = 39", m, 0)
     assert isinstance(got, Ask)
     question = say_all(got)
-    assert "Quel 29" in question and "C4" in question and "A7" in question
+    assert question.startswith("2 lectures possibles") and "C4" in question and "A7" in question
     assert got.resolve("blabla") is None
     done = got.resolve("C4")
-    assert isinstance(done, Confirm) and done.action.b == cells("C4", "C5")
+    assert isinstance(done, Act) and done.action.b == cells("C4", "C5")
     other = got.resolve("le deuxième")
-    assert isinstance(other, Confirm) and other.action.b != done.action.b
-    assert isinstance(got.resolve("choix 2"), Confirm)
-    assert isinstance(got.resolve("peu importe"), Confirm)
+    assert isinstance(other, Act) and other.action.b != done.action.b
+    assert got.resolve("the last one").action == other.action  # the last one heard, not the first
+    assert got.resolve("le dernier").action == other.action
+    assert isinstance(got.resolve("choix 2"), Act)
+    assert isinstance(got.resolve("peu importe"), Act)
     dropped = got.resolve("non")
     assert isinstance(dropped, Answer) and say_all(dropped) == "D'accord, on oublie ce coup."
 
@@ -69,8 +73,8 @@ def test_a_number_in_two_places_is_asked_about():
 def test_multiplication_and_result_first():
     _, ui, m = setup(board_with(**SEED))
     got = ui.parse("290 en A7 égale 10 fois 29 en C4", m, 0)
-    assert isinstance(got, Confirm) and got.action.op == "*"
-    assert "86 points" in say_all(got)
+    assert isinstance(got, Act) and got.action.op == "*"
+    assert m.play(0, got.action)[0].data["score"] == 86
 
 
 def test_wrong_or_missing_numbers_are_refused_with_the_reason():
@@ -86,8 +90,7 @@ def test_wrong_or_missing_numbers_are_refused_with_the_reason():
 def test_both_relations_read_back_as_the_product():
     _, ui, m = setup(board_with(A1=2, C1=2, E1=4, J10=5))
     got = ui.parse("2 plus 2 égale 4", m, 0)
-    assert isinstance(got, Confirm) and got.action.op == "*"
-    assert say_all(got).startswith("Aussi juste en multiplication")
+    assert isinstance(got, Act) and got.action.op == "*"  # RULES TA-5: the product scores more
 
 
 def test_board_readings():
@@ -115,7 +118,7 @@ def test_hints_give_a_little_more_each_time():
     third = say_all(ui.parse("indice", m, 0))
     assert first.startswith("Indice : il y a un bon coup qui utilise la case")
     assert second == "Indice : une multiplication dont le résultat est 290."
-    assert third.startswith("Meilleur coup : 10 en A1 vers la droite fois 29")
+    assert third.startswith("Meilleur coup : 10 en A1 droite fois 29")
     assert "86 points" in third
     assert "legal move" in say_all(ui.parse("how many moves", m, 0), "en")
 
@@ -178,10 +181,10 @@ def test_refusals_of_the_match_are_worded():
 def test_numbers_dictated_as_words():
     _, ui, m = setup(board_with(**SEED))
     got = ui.parse("dix en a un plus vingt-neuf en c quatre vers le bas égale trente-neuf en e deux", m, 0)
-    assert isinstance(got, Confirm)
+    assert isinstance(got, Act)
     assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
     got = ui.parse("ten at a one times two nine at c four equals two hundred ninety", m, 0)
-    assert isinstance(got, Confirm) and got.action.op == "*"
+    assert isinstance(got, Act) and got.action.op == "*"
     assert say_all(ui.parse("où sont les neuf", m, 0)) == "3 fois le 9 : F2, C5 et B7."
     assert say_all(ui.parse("where are the nines", m, 0), "en") == "3 9s: F2, C5 and B7."
 
@@ -189,11 +192,58 @@ def test_numbers_dictated_as_words():
 def test_expert_numbers_said_with_their_direction():
     _, ui, m = setup(board_with(A1=1, B1=2, D1=1, F1=2, G1=2, J10=5), expert=True)
     got = ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0)
-    assert isinstance(got, Confirm)
+    assert isinstance(got, Act)
     assert got.action == Move("+", cells("D1"), cells("B1", "A1"), cells("F1", "G1"))
-    assert "21 en B1 vers la gauche" in say_all(got)
     en = ui.parse("1 at D1 plus 21 at B1 left equals 22", m, 0)
     assert en.action == got.action
     # the standard game does not read backwards
     _, ui, m = setup(board_with(A1=1, B1=2, D1=1, F1=2, G1=2, J10=5))
     assert isinstance(ui.parse("21 en B1 vers la gauche plus 1 en D1 égale 22 en F1", m, 0), Refuse)
+
+
+def test_the_short_direction_words_the_companion_says_are_understood():
+    """« 29 en C4 bas » is how the companion says a number: typed back, it works."""
+    _, ui, m = setup(board_with(**SEED))
+    long = ui.parse("10 en A1 vers la droite plus 29 en C4 vers le bas égale 39 en E2", m, 0)
+    short = ui.parse("10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite", m, 0)
+    assert isinstance(short, Act) and short.action == long.action
+
+
+def test_an_equation_by_cells_alone():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("A1 plus C4 égale E2", m, 0)  # 10 + 29 = 39, or 1 + 2 = 3: one question
+    assert isinstance(got, Ask) and say_all(got).startswith("2 lectures possibles")
+    assert got.resolve("choix 1").action in (
+        Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2")), Move("+", cells("A1"), cells("C4"), cells("E2")))
+    got = ui.parse("A1 droite plus C4 bas égale E2 droite", m, 0)
+    assert isinstance(got, Act)
+    assert got.action == Move("+", cells("A1", "B1"), cells("C4", "C5"), cells("E2", "F2"))
+    assert isinstance(ui.parse("A1 plus C4 égale J10", m, 0), Refuse)
+
+
+def test_one_question_for_many_readings_cut_lists_say_so_and_peu_importe_settles_all():
+    # many 1s and 2s: "1 + 1 = 2" can be read many ways; one question, a page at a time
+    board = {f"{c}{r}": (1 if (r + "ABCDEFGHIJ".index(c)) % 3 else 2) for c in "ABCDEFGHIJ" for r in range(1, 11, 2)}
+    _, ui, m = setup(board_with(**board))
+    got = ui.parse("1 plus 1 égale 2", m, 0)
+    assert isinstance(got, Ask)
+    q = say_all(got)
+    n = int(q.split()[4].rstrip(","))
+    assert q.startswith(f"Il y en a {n}, voici les 8 premières") and f"pour les {n - 8} autres" in q
+    assert q.count("choix ") == 8
+    rest = got.resolve("la suite")
+    assert isinstance(rest, Ask) and "choix 9 " in say_all(rest)
+    assert isinstance(got.resolve("peu importe"), Act)  # settles every number at once
+    assert isinstance(got.resolve("choix 3"), Act)
+
+
+
+
+def test_a_cell_asked_about_and_zero_never_starts_a_number_when_read_as_numbers():
+    _, ui, m = setup(board_with(**SEED, D1=0, E1=4, G1=0))
+    assert say_all(ui.parse("qu'y a-t-il en C4", m, 0)) == "C4 : 2."
+    assert say_all(ui.parse("case B3", m, 0)) == "B3 : vide."
+    assert say_all(ui.parse("what is in C4", m, 0), "en").startswith("C4")
+    ui.parse("en nombres", m, 0)
+    line = say_all(ui.parse("ligne 1", m, 0))
+    assert "0, 4 de D1 à E1" in line and "04" not in line

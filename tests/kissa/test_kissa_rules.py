@@ -245,3 +245,25 @@ class SparseKissa(Kissa):
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_conformance_expert(seed):
     random_playout(SparseKissa(expert=True), 2, seed, check_every=3)
+
+
+def test_the_whole_order_of_play_is_drawn():
+    """RULES T-1: not only the first player; two players keep their game (same draws)."""
+    from companion.core import Match
+    from companion.games.kissa import Rules as KissaRules
+
+    orders = set()
+    for seed in range(12):
+        m = Match(KissaRules(), ["A", "B", "C", "D"], seed)
+        order = m.state.order
+        assert sorted(order) == [0, 1, 2, 3] and order[0] == m.state.turn
+        orders.add(order)
+        seen = [m.state.turn]
+        for _ in range(3):
+            seen.append(__import__("companion.games.kissa.rules", fromlist=["next_player"]).next_player(m.state, seen[-1]))
+        assert tuple(seen) == order
+    assert any(o[1] != (o[0] + 1) % 4 for o in orders)  # not just the seats after the first
+    two = Match(KissaRules(), ["A", "B"], 3)
+    assert two.state.order is None
+    game = KissaRules()
+    assert game.state_from_json(game.state_to_json(m.state)) == m.state

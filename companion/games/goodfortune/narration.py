@@ -97,8 +97,9 @@ def _placed(d: dict[str, Any], player: Raw) -> Utterance:
                                   against=number_of(d["against"]), line=[str(number_of(x)) for x in d["line"]])
     if d["collected"]:
         return say("goodfortune.placed_collect", earcon="good", matched=[charm_msg(c) for c in d["matched"]],
-                   collected=tile_msg(d["collected"]), score=d["score"], **common)
-    return say("goodfortune.placed_discard", earcon="bad", discarded=tile_msg(d["discarded"]), **common)
+                   collected=tile_msg(d["collected"]), won=number_of(d["collected"]), score=d["score"], **common)
+    return say("goodfortune.placed_discard", earcon="bad", discarded=tile_msg(d["discarded"]),
+               gone=number_of(d["discarded"]), **common)
 
 
 def _ended(d: dict[str, Any], names: list[str]) -> list[Utterance]:

@@ -21,6 +21,7 @@ all", "passe"/"pass".
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,16 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
-from .notation import cell_msg, clock, colour_msg, colour_of_word, edge_of_clock, parse_cell
+from .notation import (
+    cell_msg,
+    cell_steps,
+    cell_text,
+    clock,
+    colour_msg,
+    colour_of_word,
+    edge_of_clock,
+    parse_cell,
+)
 from .phrases import read_steps
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
@@ -47,6 +57,7 @@ from .tiles import (
     TILES,
     cell_id,
     cell_qr,
+    hex_distance,
     parse_segments,
 )
 
@@ -87,6 +98,8 @@ WORDS = {
     "pass": ("passe", "je passe", "pass"),
 }
 ALL_WORDS = {"tout", "toutes", "all", "everything"}
+BOARD_FILLER = {"pres", "autour", "near", "around", "de", "du", "d", "of", "la", "le", "en", "at", "case", "cell"}
+RING_WORDS = {"anneau", "ring", "cercle", "tour"}
 # line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight
 SHAPE_WORDS = {"petit": 1, "short": 1, "grand": 2, "wide": 2, "large": 2, "droite": 3, "droit": 3,
                "straight": 3, "ligne": 3}
@@ -138,6 +151,14 @@ class KalikoUI(GameUI):
     def _hand(self, match: Match[Any, Any], seat: int) -> tuple[int, ...]:
         return tuple(match.state.hands[seat])
 
+    def _position(self, match: Match[Any, Any], seat: int, pos: int | None) -> int | None:
+        """A hand position; a tile's catalogue number (above the hand's size, as "numéro 29"
+        reads it) is taken as the position of that tile when it is in the hand."""
+        hand = self._hand(match, seat)
+        if pos is not None and pos > len(hand) and pos in hand:
+            return hand.index(pos) + 1
+        return pos
+
     def _hand_tile(self, match: Match[Any, Any], seat: int, pos: int | None) -> int | None:
         hand = self._hand(match, seat)
         if pos is None or not 1 <= pos <= len(hand):
@@ -184,7 +205,7 @@ class KalikoUI(GameUI):
         return Answer(out)
 
     def _cmd_tile(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        pos = _first_number(rest)
+        pos = self._position(match, seat, _first_number(rest))
         n = self._hand_tile(match, seat, pos)
         if n is None:
             return Refuse([_answer("kaliko.no_such_hand_tile", seat, n=len(self._hand(match, seat)))])
@@ -200,7 +221,9 @@ class KalikoUI(GameUI):
         cell = _cell_from(rest, raw) if rest else None
         if rest and cell is None:
             return Refuse([_answer("kaliko.bad_cell", seat)])
-        return Answer(self.describe_cell(match, seat, cell or self.cursor.get(seat, (0, 0))))
+        if cell is not None:  # "case 1h1 3h1" reads that cell and moves the cursor there
+            return self._go(match, seat, cell)
+        return Answer(self.describe_cell(match, seat, self.cursor.get(seat, (0, 0))))
 
     def _cmd_go(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         words = [w for w in rest if w not in FILLER]
@@ -239,8 +262,11 @@ class KalikoUI(GameUI):
         if ot is None and any(board.get(c + STEP[e]) is not None for e in range(6)):
             hand = set(self._hand(match, seat)) - {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
             fits = sorted({OT_NUMBER[o] for o in FITS[constraints_key(board, c)] if OT_NUMBER[o] in hand})
-            positions = [self._hand(match, seat).index(n) + 1 for n in fits]
-            out.append(_answer("kaliko.fits_here", seat, n=len(positions), tiles=positions))
+            positions = sorted(self._hand(match, seat).index(n) + 1 for n in fits)
+            if positions:
+                out.append(_answer("kaliko.fits_here", seat, n=len(positions), tiles=positions))
+            else:
+                out.append(_answer("kaliko.fits_none", seat))
         return out
 
     def _cmd_ends(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
@@ -297,7 +323,7 @@ class KalikoUI(GameUI):
         )
 
     def _cmd_where(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        pos = _first_number(rest)
+        pos = self._position(match, seat, _first_number(rest))
         n = self._hand_tile(match, seat, pos)
         if n is None:
             d = self._draft(match, seat)
@@ -315,9 +341,73 @@ class KalikoUI(GameUI):
         return Answer([_answer("kaliko.where", seat, pos=pos, n=len(spots), spots=spots)])
 
     def _cmd_board(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        out = [_answer("kaliko.board", seat, n=len(match.state.board))]
-        out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
-        return Answer(out)
+        """A summary first; "plateau près de 3h1 [anneau 2]" ring by ring; "plateau tout" all."""
+        words = [w for w in rest if w not in BOARD_FILLER]
+        if any(w in ALL_WORDS for w in words):
+            out = [_answer("kaliko.board", seat, n=len(match.state.board))]
+            out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
+            return Answer(out)
+        ring: int | None = None
+        for i, w in enumerate(words[:-1]):
+            if w in RING_WORDS and _number(words[i + 1]) is not None:
+                ring = _number(words[i + 1])
+                words = words[:i] + words[i + 2 :]
+                break
+        if not words and ring is None:
+            return Answer(self._board_summary(match, seat))
+        centre = _cell_from(words, " ".join(words)) if words else self.cursor.get(seat, (0, 0))
+        if centre is None:
+            return Refuse([_answer("kaliko.bad_cell", seat)])
+        return Answer(self._rings(match, seat, centre, [ring] if ring is not None else [0, 1]))
+
+    def _board_summary(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        board = packed_board(match.state.board)
+        cells = [cell_qr(c) for c in board]
+        far = max((hex_distance((0, 0), c) for c in cells), default=0)
+        out = [_answer("kaliko.board_summary", seat, n=len(board), rings=far)]
+        sectors: dict[int, int] = {}
+        for q, r in cells:
+            steps = cell_steps(q, r)
+            if steps:
+                sectors[steps[0][1]] = sectors.get(steps[0][1], 0) + 1
+        regions = [Msg("kaliko.region", clock=clock(e), n=sectors[e]) for e in sorted(sectors, key=clock)]
+        if regions:
+            out.append(_answer("kaliko.board_regions", seat, regions=regions))
+        counts = {c: 0 for c in COLOURS}
+        for _empty, _edge, colour in open_ends(board):
+            counts[COLOURS[colour - 1]] += 1
+        ends = [Msg("kaliko.end_count", colour=colour_msg(c), n=counts[c]) for c in COLOURS]
+        out.append(_answer("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
+        plays: list[Msg] = []
+        for step in reversed(match.history):
+            for ev in step.events:
+                if ev.type == "tiles_played":
+                    cells_msg = [cell_msg(*p["cell"]) for p in ev.data["placements"]]
+                    plays.append(Msg("kaliko.last_play", player=Raw(match.players[ev.data["seat"]]), cells=cells_msg))
+            if len(plays) >= len(match.players):
+                break
+        if plays:
+            out.append(_answer("kaliko.board_last", seat, plays=plays))
+        out.append(_answer("kaliko.board_more", seat))
+        return out
+
+    def _rings(self, match: Match[Any, Any], seat: int, centre: tuple[int, int], rings: list[int]) -> list[Utterance]:
+        board = packed_board(match.state.board)
+        out: list[Utterance] = []
+        for k in rings:
+            ring = hex_ring(centre, k)
+            tiles = [c for c in ring if cell_id(*c) in board]
+            out.append(
+                _answer("kaliko.ring", seat, cell=cell_msg(*centre), ring=k, n=len(tiles), empty=len(ring) - len(tiles))
+            )
+            out += [
+                _answer("kaliko.board_item", seat, cell=cell_msg(*c), tile=tile_msg(ORIENTED[board[cell_id(*c)]]))
+                for c in tiles
+            ]
+        nxt = max(rings) + 1
+        if any(cell_id(*c) in board for c in hex_ring(centre, nxt)):
+            out.append(_answer("kaliko.ring_more", seat, cell=Raw(cell_text(*centre)), ring=nxt))
+        return out
 
     def _cmd_score(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         return Answer(self._scores(match, seat))
@@ -378,7 +468,7 @@ class KalikoUI(GameUI):
 
     # --- building a play ---------------------------------------------------------------------------------
     def _cmd_take(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        pos = _first_number(rest)
+        pos = self._position(match, seat, _first_number(rest))
         if pos is None and rest:  # by description: "prends bleu droite" / "take red short arc"
             pos = self._by_description(match, seat, rest)
         n = self._hand_tile(match, seat, pos)
@@ -415,14 +505,19 @@ class KalikoUI(GameUI):
     def _cmd_here(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         words = [w for w in rest if w not in FILLER]
         d = self._draft(match, seat)
-        # "pose 2 en 3h1": a tile position first, then the cell
-        if words and words[0].isdigit() and len(words) >= 2 and self._hand_tile(match, seat, int(words[0])):
-            d.selected = self._hand_tile(match, seat, int(words[0]))
-            words = words[1:]
+        selected = d.selected
+        # The whole of what follows is read as a cell first ("en 1 h 1 puis 3 h 1", as the
+        # companion says it); only if that fails, "pose 2 en 3h1": a tile position, then the cell.
         cell = _cell_from(words, raw) if words else self.cursor.get(seat, (0, 0))
-        if cell is None:
+        if cell is None and len(rest) >= 3 and rest[0].isdigit() and rest[1] in ("en", "at", "sur", "on"):
+            tile = self._hand_tile(match, seat, int(words[0]))
+            after = raw.split(None, 1)[1] if len(raw.split(None, 1)) > 1 else ""
+            cell = _cell_from(words[1:], after) if tile else None
+            if cell is not None:
+                selected = tile
+        if cell is None:  # refused: nothing changes, not even the tile in hand
             return Refuse([_answer("kaliko.bad_cell", seat)])
-        if d.selected is None:
+        if selected is None:
             return Refuse([_answer("kaliko.take_first", seat)])
         board = self._board(match, seat)
         c = cell_id(*cell)
@@ -430,13 +525,16 @@ class KalikoUI(GameUI):
             return Refuse([_answer("kaliko.cell_taken", seat, cell=cell_msg(*cell))])
         if len(d.placed) >= 7:
             return Refuse([Utterance((Msg("kaliko.refused.too_many_tiles"),), Priority.IMPORTANT, "error", seat)])
-        fitting = [o for o in ROTATIONS[d.selected] if o in FITS[constraints_key(board, c)]]
+        if any(OT_NUMBER[o] == selected for _, _, o in d.placed):
+            pos = self._hand(match, seat).index(selected) + 1
+            return Refuse([_answer("kaliko.already_placed", seat, pos=pos)])
+        fitting = [o for o in ROTATIONS[selected] if o in FITS[constraints_key(board, c)]]
         if not fitting:
             return Refuse([_answer("kaliko.no_rotation_fits", seat, cell=cell_msg(*cell))])
         d.placed.append((cell[0], cell[1], fitting[0]))
         d.selected = None
         self.cursor[seat] = cell
-        return Answer(self._draft_report(match, seat, len(fitting)))
+        return Answer(self._draft_report(match, seat))
 
     def _cmd_turn(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         d = self._draft(match, seat)
@@ -448,7 +546,7 @@ class KalikoUI(GameUI):
         fitting = [o for o in ROTATIONS[OT_NUMBER[ot]] if o in FITS[constraints_key(board, cell_id(q, r))]]
         nxt = fitting[(fitting.index(ot) + 1) % len(fitting)] if ot in fitting else fitting[0]
         d.placed[-1] = (q, r, nxt)
-        return Answer(self._draft_report(match, seat, len(fitting)))
+        return Answer(self._draft_report(match, seat))
 
     def _orient(self, match: Match[Any, Any], seat: int, colour: str | None, rest: list[str]) -> Intent | None:
         hour = _first_number([w for w in rest if w not in FILLER])
@@ -469,7 +567,7 @@ class KalikoUI(GameUI):
             return Refuse([_answer("kaliko.orient_impossible", seat, colour=colour_msg(colour), clock=hour)])
         if ot not in good:  # already pointing that way: keep it ("tourne" cycles)
             d.placed[-1] = (q, r, good[0])
-        return Answer(self._draft_report(match, seat, len(good)))
+        return Answer(self._draft_report(match, seat))
 
     def _cmd_remove(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         d = self._draft(match, seat)
@@ -486,7 +584,15 @@ class KalikoUI(GameUI):
         d = self._draft(match, seat)
         if not d.placed:
             return Answer([_answer("kaliko.draft_empty", seat)])
-        return Answer(self._draft_report(match, seat, None))
+        hand = self._hand(match, seat)
+        out = [_answer("kaliko.draft", seat, n=len(d.placed))]
+        out += [
+            _answer("kaliko.draft_item", seat, pos=hand.index(OT_NUMBER[ot]) + 1, cell=cell_msg(q, r), tile=tile_msg(ORIENTED[ot]))
+            for q, r, ot in d.placed
+        ]
+        if d.selected is not None and d.selected in hand:
+            out.append(_answer("kaliko.draft_selected", seat, pos=hand.index(d.selected) + 1))
+        return Answer(out + self._verdict_report(match, seat))
 
     def _cmd_clear(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         self.drafts[seat] = Draft(len(match.state.board))
@@ -517,7 +623,14 @@ class KalikoUI(GameUI):
     def _cmd_pass(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         return Act(Pass())
 
-    def _draft_report(self, match: Match[Any, Any], seat: int, n_rotations: int | None) -> list[Utterance]:
+    def _rotations_here(self, match: Match[Any, Any], seat: int) -> int:
+        """How many rotations of the last tile put down fit its cell (one count for every report)."""
+        q, r, ot = self._draft(match, seat).placed[-1]
+        board = self._board(match, seat)
+        del board[cell_id(q, r)]
+        return sum(1 for o in ROTATIONS[OT_NUMBER[ot]] if o in FITS[constraints_key(board, cell_id(q, r))])
+
+    def _draft_report(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
         d = self._draft(match, seat)
         out = []
         if d.placed:
@@ -530,7 +643,7 @@ class KalikoUI(GameUI):
                     pos=pos,
                     cell=cell_msg(q, r),
                     tile=tile_msg(ORIENTED[ot]),
-                    n=n_rotations if n_rotations is not None else 1,
+                    n=self._rotations_here(match, seat),
                 )
             )
         return out + self._verdict_report(match, seat)
@@ -616,6 +729,25 @@ class KalikoUI(GameUI):
 
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
         return "scoring" if match.history else "turn"
+
+
+def hex_ring(centre: tuple[int, int], k: int) -> list[tuple[int, int]]:
+    """The cells k steps from `centre`, clockwise from 3 o'clock (east)."""
+    if k == 0:
+        return [centre]
+    q0, r0 = centre
+    cells = [
+        (q0 + dq, r0 + dr)
+        for dq in range(-k, k + 1)
+        for dr in range(-k, k + 1)
+        if hex_distance((0, 0), (dq, dr)) == k
+    ]
+
+    def angle(c: tuple[int, int]) -> float:
+        dq, dr = c[0] - q0, c[1] - r0
+        return math.atan2(1.5 * dr, math.sqrt(3) * (dq + dr / 2)) % (2 * math.pi)
+
+    return sorted(cells, key=angle)
 
 
 def _first_number(words: list[str]) -> int | None:

@@ -28,7 +28,7 @@ def crossings_msg(n: int) -> Msg:
 def path_msg(p: dict[str, Any]) -> Msg:
     """One scoring path of a play: colour, segments, crossings, closed, main, points."""
     return Msg(
-        "kaliko.path",
+        "kaliko.path" if p["crossings"] else "kaliko.path_uncrossed",
         colour=Msg(f"kaliko.colour_f.{p['colour']}"),
         segments=Msg("kaliko.n_segments", n=p["segments"]),
         crossings=crossings_msg(p["crossings"]),
@@ -38,12 +38,32 @@ def path_msg(p: dict[str, Any]) -> Msg:
     )
 
 
-def _tiles(numbers: list[int], seat: int) -> list[Utterance]:
-    """One private utterance per tile: a list of tiles of three lines each is too long."""
-    return [
-        Utterance((Msg("kaliko.numbered_tile", number=n, tile=tile_msg(TILES[n - 1])),), Priority.MESSAGE, None, seat)
-        for n in numbers
+def hand_list(numbers: list[int], first: int = 1) -> list[Msg]:
+    """Tiles of a hand by their place in it (the one numbering players use: "prends 2")."""
+    return [Msg("kaliko.hand_item", pos=first + i, tile=tile_msg(TILES[n - 1])) for i, n in enumerate(numbers)]
+
+
+def _ordered_paths(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The main path first (the one the play joined), then the incidental ones."""
+    return sorted(paths, key=lambda p: not p.get("main"))
+
+
+def played_utterance(d: dict[str, Any], player: Raw) -> Utterance:
+    """A scoring play in one utterance: who, the points, where (every cell), the main path
+    joined and the incidental ones, the player's total. Terse: "Paul 8 : 3h1, 3h2. blanche. Total 13."."""
+    paths = _ordered_paths(d["paths"])
+    parts: list[Msg] = [
+        Msg(
+            "kaliko.played",
+            player=player,
+            n=len(d["placements"]),
+            score=d["score"],
+            cells=[cell_msg(*p["cell"]) for p in d["placements"]],
+        )
     ]
+    parts += [path_msg(p) for p in paths]
+    parts.append(Msg("kaliko.total", player=player, n=d["total"]))
+    return Utterance(tuple(parts), Priority.MESSAGE, "score")
 
 
 def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
@@ -60,37 +80,24 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
             say("kaliko.started", players=d["players"], bag=d["bag"], first=who(d["first"])),
             say("kaliko.start_tile", tile=tile_msg(start["tile"]), number=start["number"]),
         ]
+    # Tiles coming into a hand are announced as a count ("main" reads them), by their hand
+    # positions; only the verbose forms list them (the {tiles} parameter).
     if t == "hand_dealt":
-        return [say("kaliko.hand_dealt", to=d["seat"], earcon="private", n=len(d["tiles"]))] + _tiles(
-            d["tiles"], d["seat"]
-        )
+        return [say("kaliko.hand_dealt", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"]))]
     if t == "tiles_played":
-        out = [
-            say(
-                "kaliko.played",
-                earcon="score",
-                player=who(d["seat"]),
-                n=len(d["placements"]),
-                score=d["score"],
-                cells=[cell_msg(*p["cell"]) for p in d["placements"]],
-            )
-        ]
-        for p in d["paths"]:
-            out.append(Utterance((path_msg(p),), Priority.MESSAGE))
-        out.append(say("kaliko.total", player=who(d["seat"]), n=d["total"]))
-        return out
+        return [played_utterance(d, who(d["seat"]))]
     if t == "tiles_drawn":
         return [say("kaliko.drawn", earcon="draw", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "tiles_drawn_private":
-        return [say("kaliko.you_drew", to=d["seat"], earcon="private", n=len(d["tiles"]))] + _tiles(
-            d["tiles"], d["seat"]
-        )
+        first = d.get("first", 1)
+        return [say("kaliko.you_drew", to=d["seat"], earcon="private", n=len(d["tiles"]), first=first,
+                    tiles=hand_list(d["tiles"], first))]
     if t == "tiles_exchanged":
         return [say("kaliko.exchanged", earcon="draw", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "exchange_drawn":
-        return [say("kaliko.exchange_private", to=d["seat"], earcon="private", n=len(d["drawn"]))] + _tiles(
-            d["drawn"], d["seat"]
-        )
+        first = d.get("first", 1)
+        return [say("kaliko.exchange_private", to=d["seat"], earcon="private", n=len(d["drawn"]), first=first,
+                    tiles=hand_list(d["drawn"], first))]
     if t == "passed":
         return [say("kaliko.passed", player=who(d["seat"]), n=d["passes"])]
     if t == "game_ended":

@@ -87,7 +87,7 @@ _AXIAL = re.compile(r"^\(?\s*(-?\d+)\s*[, ;]\s*(-?\d+)\s*\)?$")
 
 def parse_cell(text: str) -> tuple[int, int] | None:
     """ "(2,-1)" / "2 -1" (axial), "0"/"centre"/"center", "3h2", "1h1 3h1", "1 h 1, 3 h 1",
-    "1 h 1 puis 3 h 1" (as it is spoken)."""
+    "1 h 1 puis 3 h 1" (as it is spoken), "1h1-3h1" (as it is printed)."""
     t = text.strip().lower()
     if t in ("0", "centre", "center", "c", "milieu", "middle"):
         return (0, 0)
@@ -95,7 +95,7 @@ def parse_cell(text: str) -> tuple[int, int] | None:
     if m and ("(" in t or "," in t or "-" in t or " " in t.strip("()")):
         return int(m.group(1)), int(m.group(2))
     parts = _CELL_PART.findall(t)
-    rest = _CELL_PART.sub("", t).replace(",", " ").replace("puis", " ").replace("et", " ").replace("then", " ").strip()
+    rest = _CELL_PART.sub("", t).replace(",", " ").replace("-", " ").replace("puis", " ").replace("et", " ").replace("then", " ").strip()
     if not parts or rest:
         return None
     steps = []

@@ -266,7 +266,9 @@ class Kaliko(Game[State, Action]):
             events.append(
                 Event(
                     "exchange_drawn",
-                    {"seat": player, "returned": list(action.tiles), "drawn": drawn},
+                    # "first": the hand position of the first tile drawn (they go at the end)
+                    {"seat": player, "returned": list(action.tiles), "drawn": drawn,
+                     "first": len(hands[player]) - len(drawn) + 1},
                     to=(player,),
                 )
             )
@@ -301,7 +303,11 @@ class Kaliko(Game[State, Action]):
                     Event("tiles_drawn", {"seat": player, "n": len(drawn), "bag": len(bag)})
                 )
                 events.append(
-                    Event("tiles_drawn_private", {"seat": player, "tiles": drawn}, to=(player,))
+                    Event(
+                        "tiles_drawn_private",
+                        {"seat": player, "tiles": drawn, "first": len(hands[player]) - len(drawn) + 1},
+                        to=(player,),
+                    )
                 )
         over, reason = False, None
         if isinstance(action, Play) and not hands[player] and not bag:

@@ -25,7 +25,7 @@ from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refu
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
-from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, move_score, token_value, value_of
+from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, token_value, value_of
 from .narration import direction, equation_msg, number_msg
 from .rules import ENTRY, OVER, Declare, EnterRow, Kissa, Move, StartPlay, State, tokens_left
 
@@ -83,10 +83,10 @@ PHRASES = [
     (r"en diagonale vers le bas a gauche|diagonale bas gauche|vers le bas a gauche|en bas a gauche|diagonal down left|down left|down and left", "dir_down_left"),
     (r"en diagonale vers le haut a droite|diagonale haut droite|vers le haut a droite|en haut a droite|diagonal up right|up right|up and right", "dir_up_right"),
     (r"en diagonale vers le haut a gauche|diagonale haut gauche|vers le haut a gauche|en haut a gauche|diagonal up left|up left|up and left", "dir_up_left"),
-    (r"vers le bas|en descendant|verticalement|vertical|en bas|down|downwards", "dir_down"),
-    (r"vers le haut|en montant|en haut|upwards|up", "dir_up"),
-    (r"vers la droite|horizontalement|horizontal|a droite|rightwards|right|across", "dir_right"),
-    (r"vers la gauche|a gauche|leftwards|left", "dir_left"),
+    (r"vers le bas|en descendant|verticalement|vertical|en bas|downwards|downward|down|bas", "dir_down"),
+    (r"vers le haut|en montant|en haut|upwards|upward|up|haut", "dir_up"),
+    (r"vers la droite|horizontalement|horizontal|a droite|rightwards|right|across|droite", "dir_right"),
+    (r"vers la gauche|a gauche|leftwards|left|gauche", "dir_left"),
     (r"multiplie par|multiplied by|fois|times|multiplie|x", "op_times"),
     (r"plus", "op_plus"),
     (r"egalent|egale|egal|font|fait|donnent|donne|equals|equal|makes|make|gives|give|is", "op_eq"),
@@ -142,7 +142,7 @@ def _unreadable_number(text: str) -> bool:
 class Spec:
     """A number as said: its value, and where it starts and which way, when said."""
 
-    def __init__(self, value: int, cell: int | None = None, way: str | None = None) -> None:
+    def __init__(self, value: int | None, cell: int | None = None, way: str | None = None) -> None:
         self.value, self.cell, self.way = value, cell, way
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
@@ -183,6 +183,15 @@ def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
                 i += 1
             items.append(spec)
             continue
+        got = parse_cell_words(words, i)
+        if got and (not items or not isinstance(items[-1], Spec)):  # a number named by its cell alone: "A5 plus B5"
+            spec = Spec(None, got[0])
+            i += got[1]
+            if i < len(words) and words[i].startswith("dir_"):
+                spec.way = words[i][4:]
+                i += 1
+            items.append(spec)
+            continue
         i += 1  # filler words ("je joue", "alors"...)
     kinds = ["n" if isinstance(x, Spec) else x for x in items]
     if kinds == ["n", "op_plus", "n", "op_eq", "n"] or kinds == ["n", "op_times", "n", "op_eq", "n"]:
@@ -190,6 +199,19 @@ def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
     if kinds == ["n", "op_eq", "n", "op_plus", "n"] or kinds == ["n", "op_eq", "n", "op_times", "n"]:
         return (TIMES if kinds[3] == "op_times" else PLUS), [items[2], items[4], items[0]]
     return None
+
+
+PAGE = 8  # readings listed at once; « la suite » gives the rest
+
+
+def _as_numbers(digits: str) -> str:
+    """A run of digits as it is read « en nombres »: no number begins with 0 (RULES T-3), so
+    leading zeros are said one by one: "04" -> "0, 4", "0045" -> "0, 0, 45"."""
+    zeros = len(digits) - len(digits.lstrip("0"))
+    if len(digits) <= 1 or not zeros:
+        return digits
+    rest = digits[zeros:]
+    return ", ".join(["0"] * zeros + ([rest] if rest else []))
 
 
 class KissaUI(GameUI):
@@ -313,6 +335,9 @@ class KissaUI(GameUI):
             )
         if _has(folded, "scores", "score", "points"):
             return Answer(self.status(match, seat), command="status")
+        cell = find_cell(folded)
+        if cell is not None and _has(folded, "qu y a", "quoi", "que contient", "contenu", "what", "case", "cell"):
+            return self._answer(seat, self.read_cell(board, cell, seat), "cell")
         if len(words) <= 2:
             cell = find_cell(folded)
             if cell is not None:
@@ -335,15 +360,18 @@ class KissaUI(GameUI):
         for spec in specs:
             found = [
                 n.cells for n in finder.numbers
-                if n.value == spec.value
+                if (spec.value is None or n.value == spec.value)
                 and (spec.cell is None or n.cells[0] == spec.cell)
                 and (spec.way is None or direction(n.cells) == spec.way)
             ]
-            if not found and spec.cell is not None and spec.way is None:
+            if not found and spec.cell is not None and spec.way is None and spec.value is not None:
                 # the player may have named the number's last cell, as read backwards
                 found = [n.cells for n in finder.numbers if n.value == spec.value and spec.cell in n.cells]
             if not found:
-                where = number_msg(spec.value, [spec.cell]) if spec.cell is not None else str(spec.value)
+                if spec.value is None:
+                    where: Any = narration.cell_name(spec.cell) if spec.cell is not None else "?"
+                else:
+                    where = number_msg(spec.value, [spec.cell]) if spec.cell is not None else str(spec.value)
                 return Refuse([say("kissa.no_such_number", number=where, priority=Priority.IMPORTANT, earcon="error", to=seat)])
             cands.append(found)
         legal: list[Move] = []
@@ -362,26 +390,27 @@ class KissaUI(GameUI):
             return Refuse(self.refusal(first_error, match, seat))
         return self._narrow(legal, match, seat)
 
-    def _narrow(self, legal: list[Move], match: Match[Any, Any], seat: int) -> Intent:
-        if len(legal) == 1:
-            return self._confirm(legal[0], match, seat)
+    def _narrow(self, legal: list[Move], match: Match[Any, Any], seat: int, offset: int = 0) -> Intent:
+        """One reading left: it is played at once (the narration says it, once). Several: one
+        question lists them (the numbers that differ), a page at a time; « peu importe »
+        settles everything, « la suite » gives the rest, a choice, a cell or « le dernier » picks."""
         board = match.state.board
-        # the first number that differs between the readings left: ask which one
-        for role in ("a", "b", "c"):
-            options = list(dict.fromkeys(getattr(m, role) for m in legal))
-            if len(options) > 1:
-                break
-        value = value_of(board, options[0])
-        shown = options[:8]
-        question = say(
-            "kissa.which_number",
-            value=str(value),
-            n=len(options),
-            places=[Msg("kissa.option", k=k + 1, where=number_msg(value, cells)) for k, cells in enumerate(shown)],
-            priority=Priority.MESSAGE,
-            earcon="question",
-            to=seat,
-        )
+        if len(legal) == 1:
+            return Act(self._best_op(legal[0], board))
+        roles = [r for r in ("a", "b", "c") if len({getattr(m, r) for m in legal}) > 1]
+
+        def where(m: Move) -> list[Msg]:
+            return [number_msg(value_of(board, getattr(m, r)), getattr(m, r)) for r in roles]
+
+        shown = legal[offset : offset + PAGE]
+        more = len(legal) - offset - len(shown)
+        places = [Msg("kissa.option", k=offset + k + 1, where=where(m)) for k, m in enumerate(shown)]
+        if more:
+            question = say("kissa.which_reading_cut", n=len(legal), shown=len(shown), more=more, places=places,
+                           priority=Priority.MESSAGE, earcon="question", to=seat)
+        else:
+            question = say("kissa.which_reading", n=len(legal), places=places, priority=Priority.MESSAGE,
+                           earcon="question", to=seat)
 
         def resolve(text: str) -> Intent | None:
             folded = fold(text)
@@ -389,21 +418,28 @@ class KissaUI(GameUI):
                 return Answer([say("kissa.move_dropped", priority=Priority.TEXT, to=seat)])
             if _has(folded, "peu importe", "n importe", "n importe lequel", "importe", "any", "whichever",
                     "anyone", "any of them", "le premier venu"):
-                return self._narrow([m for m in legal if getattr(m, role) == options[0]], match, seat)
-            picked = self._pick(folded, options)
-            if picked is None:
+                return Act(self._best_op(legal[0], board))
+            if more and _has(folded, "suite", "la suite", "autres", "les autres", "encore", "more", "next", "the rest", "rest", "others"):
+                return self._narrow(legal, match, seat, offset + PAGE)
+            picked = self._pick(folded, legal, shown, roles)
+            if not picked:
                 return None
-            return self._narrow([m for m in legal if getattr(m, role) == picked], match, seat)
+            return self._narrow(picked, match, seat)
 
         return Ask(question, resolve)
 
     @staticmethod
-    def _pick(folded: str, options: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
+    def _pick(folded: str, legal: Sequence[Move], shown: Sequence[Move], roles: Sequence[str]) -> list[Move]:
+        """The readings a reply picks: « choix 2 » / « le deuxième » (numbered over the whole
+        list), « le dernier » / "the last one" (of those just heard), a cell, a direction."""
         ordinals = {"premier": 1, "premiere": 1, "first": 1, "deuxieme": 2, "second": 2, "seconde": 2,
                     "un": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4, "four": 4,
                     "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
-                    "troisieme": 3, "third": 3, "quatrieme": 4, "fourth": 4, "cinquieme": 5, "fifth": 5}
+                    "troisieme": 3, "third": 3, "quatrieme": 4, "fourth": 4, "cinquieme": 5, "fifth": 5,
+                    "sixieme": 6, "sixth": 6, "septieme": 7, "seventh": 7, "huitieme": 8, "eighth": 8}
         words = folded.split()
+        if _has(folded, "dernier", "derniere", "last"):
+            return [shown[-1]]
         cell = find_cell(folded)
         way = None
         rewritten = folded
@@ -412,32 +448,30 @@ class KissaUI(GameUI):
         for w in rewritten.split():
             if w.startswith("dir_"):
                 way = w[4:]
-        if cell is not None:
-            fits = [o for o in options if o[0] == cell and (way is None or direction(o) == way)]
-            if not fits:
-                fits = [o for o in options if cell in o and (way is None or direction(o) == way)]
-            return fits[0] if len(fits) == 1 else None
-        if way is not None:
-            fits = [o for o in options if direction(o) == way]
-            return fits[0] if len(fits) == 1 else None
+        if cell is not None or way is not None:
+            def fits(m: Move, starts: bool) -> bool:
+                for r in roles:
+                    cells = getattr(m, r)
+                    at = cell is None or (cells[0] == cell if starts else cell in cells)
+                    if at and (way is None or direction(cells) == way):
+                        return True
+                return False
+
+            found = [m for m in legal if fits(m, True)] or [m for m in legal if fits(m, False)]
+            return found
         for w in words:
             k = int(w) if w.isdigit() and len(words) <= 2 else ordinals.get(w)
-            if k is not None and 1 <= k <= len(options):
-                return options[k - 1]
-        return None
+            if k is not None and 1 <= k <= len(legal):
+                return [legal[k - 1]]
+        return []
 
-    def _confirm(self, move: Move, match: Match[Any, Any], seat: int) -> Intent:
-        board = match.state.board
+    @staticmethod
+    def _best_op(move: Move, board: Sequence[int]) -> Move:
+        """RULES TA-5: a sum that is also a product is played as the product (it scores more)."""
         values = [value_of(board, x) for x in (move.a, move.b, move.c)]
-        upgraded = False
         if move.op == PLUS and values[0] and values[1] and values[0] * values[1] == values[2]:
-            move = Move(TIMES, move.a, move.b, move.c)  # TA-5: both hold, the product scores more
-            upgraded = True
-        left = tokens_left(board) - len(move.a) - len(move.b) - len(move.c)
-        score = move_score(values, move.op, left)
-        eq = equation_msg(move.op, values, [move.a, move.b, move.c])
-        msg_id = "kissa.confirm_upgraded" if upgraded else "kissa.confirm_move"
-        return Confirm(move, say(msg_id, equation=eq, n=score, priority=Priority.MESSAGE, earcon="question", to=seat))
+            return Move(TIMES, move.a, move.b, move.c)
+        return move
 
     def _declare(self, match: Match[Any, Any], seat: int) -> Intent:
         state: State = match.state
@@ -513,7 +547,7 @@ class KissaUI(GameUI):
             run = list(group)
             first, last = narration.cell_name(run[0]), narration.cell_name(run[-1])
             if occupied:
-                digits = "".join(str(board[x]) for x in run)
+                digits = _as_numbers("".join(str(board[x]) for x in run))
                 if len(run) == 1:
                     items.append(Msg("kissa.run_one", value=digits, cell=first))
                 else:

@@ -73,6 +73,9 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
     if kind == "board_dealt":
         return [say("kissa.board_dealt")]
     if kind == "order_drawn":
+        order = d.get("order") or []
+        if len(order) > 2:  # T-1: the whole order is drawn, and said
+            return [say("kissa.order_drawn_all", player=player(match, d["first"]), order=[player(match, s) for s in order])]
         return [say("kissa.order_drawn", player=player(match, d["first"]))]
     if kind == "entry_started":
         return [say("kissa.entry_started", earcon="question")]
@@ -93,7 +96,8 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
     if kind == "move_played":
         cells = [names_cells(d["operands"][0]), names_cells(d["operands"][1]), names_cells(d["result"])]
         eq = equation_msg(d["op"], d["values"], cells)
-        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, earcon="move")]
+        plain = equation_msg(d["op"], d["values"])  # terse: the numbers name the move
+        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, values=plain, earcon="move")]
         if d["cleared"]:
             out.append(say("kissa.scored_cleared", n=d["score"], total=d["total"], earcon="score"))
         elif d["product"]:

@@ -89,6 +89,14 @@ class State:
     last_mover: int | None = None
     moves: int = 0
     end: str | None = None  # "board_cleared", "stuck", "declared"
+    order: tuple[int, ...] | None = None  # T-1: the playing order drawn; None: seat order
+
+
+def next_player(state: State, player: int) -> int:
+    """Who plays after `player`: the next in the drawn order (T-1), else the next seat."""
+    if state.order is not None and player in state.order:
+        return state.order[(state.order.index(player) + 1) % len(state.order)]
+    return (player + 1) % len(state.scores)
 
 
 def tokens_sum(board: Sequence[int]) -> int:
@@ -221,11 +229,15 @@ class Kissa(Game[State, Action]):
         # T-1: ten tokens of each digit drawn from the bag one by one, filling row by row
         bag = [d for d in range(10) for _ in range(10)]
         rng.shuffle(bag)
-        first = rng.randrange(n_players)  # T-1: the playing order is drawn at random
-        state = State(tuple(bag), scores, first, PLAY, (True,) * SIZE)
+        first = rng.randrange(n_players)  # T-1: the playing order is drawn at random...
+        rest = [s for s in range(n_players) if s != first]
+        if len(rest) > 1:  # ...all of it (drawn after the first, so saved games keep their start)
+            rng.shuffle(rest)
+        order = (first, *rest)
+        state = State(tuple(bag), scores, first, PLAY, (True,) * SIZE, order=order if n_players > 2 else None)
         events = [
             Event("board_dealt", {"board": board_rows(state.board)}),
-            Event("order_drawn", {"first": first, "players": n_players}),
+            Event("order_drawn", {"first": first, "players": n_players, "order": list(order)}),
         ]
         return self._after_turn(state, events, first, None)
 
@@ -383,7 +395,7 @@ class Kissa(Game[State, Action]):
         if left == 0:  # T-8: the board is empty, the game ends
             new = replace(new, phase=OVER, end="board_cleared")
             return new, events + [self._ended(new)]
-        nxt = (player + 1) % len(scores)
+        nxt = next_player(new, player)
         return self._after_turn(replace(new, turn=nxt), events, nxt, player)
 
     def _after_turn(self, state: State, events: list[Event], seat: int, last: int | None) -> tuple[State, list[Event]]:
@@ -443,6 +455,7 @@ class Kissa(Game[State, Action]):
             "last_mover": state.last_mover,
             "moves": state.moves,
             "end": state.end,
+            **({"order": list(state.order)} if state.order is not None else {}),
         }
 
     def state_from_json(self, data: Any) -> State:
@@ -458,6 +471,7 @@ class Kissa(Game[State, Action]):
             data.get("last_mover"),
             int(data.get("moves", 0)),
             data.get("end"),
+            tuple(int(x) for x in data["order"]) if data.get("order") is not None else None,
         )
 
     def action_to_json(self, action: Action) -> Any:

@@ -1,0 +1,218 @@
+"""The word budget of #17: what a human hears between their move and their next prompt.
+
+A scripted game: one human (seat 0, "Marie") against bots, driven through the real session
+by typed lines; the human's moves are « joue pour moi » / "play for me" (the companion's own
+bot chooses them), so every game is scripted the same way. Each printed line is attributed
+to what caused it: the acknowledgement of the command, the human's own move, each bot move,
+the prompt. A word is a whitespace-separated token with a letter or digit (punctuation and
+quotes are not heard as words); the "[Marie] " prefix of a private line is not heard either.
+
+Used by tests/test_word_budget.py (limits) and bench/word_budget.py (figures).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core import Match, Rng, find
+from companion.narration import Verbosity
+from companion.session import Seat, Session
+from companion.transcript import load
+
+GAMES = ("kaliko", "kissa", "kikoi", "goodfortune")
+SEAT_KEYS = ("seat", "asker", "pirate", "receiver")  # whose event it is (KIKOI: the asker, who receives)
+# What the table hears about the round, whose turn it is, a KIKOI completed (a milestone):
+# nobody's routine move.
+TABLE_EVENTS = frozenset({"medallion_passed", "round_started", "order_decided", "turn_began", "day_completed"})
+QUESTIONS = frozenset({"placement_choice"})
+# Deterministic bots (Good Fortune's first bot searches under a time cap: its choices would
+# depend on the machine's load).
+BOT_KIND = {"goodfortune": "greedy"}
+AUTOPLAY = {"fr": "joue pour moi", "en": "play for me"}
+_PRIVATE = re.compile(r"^\[[^\]]+\] ")
+_CELL = re.compile(r"^(centre|center|\d{1,2}h\d{1,2}(-\d{1,2}h\d{1,2})?)[.,:;]?$")
+
+
+def words(line: str) -> int:
+    text = _PRIVATE.sub("", line)
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
+
+
+def cells(line: str) -> int:
+    """Kaliko cells named in a line (each one is allowed one more word)."""
+    return sum(1 for w in _PRIVATE.sub("", line).split() if _CELL.match(w))
+
+
+@dataclass
+class Move:
+    seat: int
+    lines: list[str] = field(default_factory=list)
+    owners: list[int | None] = field(default_factory=list)  # per line: the seat its event names, None: the table
+    events: list[Any] = field(default_factory=list)
+    final: bool = False  # the move that ended the game (the end's scores are not routine)
+
+    @property
+    def words(self) -> int:
+        return sum(words(x) for x in self.lines)
+
+    @property
+    def cells(self) -> int:
+        return sum(cells(x) for x in self.lines)
+
+    @property
+    def incidental(self) -> int:
+        """Kaliko: scoring paths beyond the main one (each adds its colour, or a sentence)."""
+        return sum(max(len(e.data.get("paths", [])) - 1, 0) for e in self.events if e.type == "tiles_played")
+
+    def words_of(self, seat: int | None) -> int:
+        """Words of the lines whose event names `seat` (None: the table's lines)."""
+        return sum(words(x) for x, o in zip(self.lines, self.owners, strict=True) if o == seat)
+
+
+@dataclass
+class Turn:
+    """From the human's command to their next prompt."""
+
+    ack: list[str] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    prompt: list[str] = field(default_factory=list)
+
+
+def scripted_game(game: str, lang: str, verbosity: Verbosity, seed: int = 3, bots: int = 1, max_turns: int = 12,
+                  **options: Any) -> list[Turn]:
+    entry = find(game)
+    rules, ui, bot_kinds = load(entry, **options)
+    kind = BOT_KIND.get(game) or next(iter(bot_kinds))
+    n = max(entry.min_players, 1 + bots)
+    names = ["Marie", "Paul", "Zoé", "Tom"][:n]  # one-word names: a name is heard as one word
+    match: Match[Any, Any] = Match(rules, names, seed)
+    root = Rng(seed)
+    seats = [Seat("Marie")] + [Seat(names[i], bot=bot_kinds[kind](rules, i, root.fork(i + 1))) for i in range(1, n)]
+    out: list[Any] = []
+    session = Session(game, ui, match, seats, lang=lang, verbosity=verbosity, out=out.append)
+    session.helper = lambda seat: bot_kinds[kind](rules, seat, Rng(seed).fork(100 + seat + len(match.history)))
+    played = session._played
+
+    def mark_played(seat: int, action: Any, events: Any) -> None:
+        out.append(("move", seat))
+        out.append(("events", list(events)))
+        played(seat, action, events)
+
+    prompt = ui.turn_prompt
+
+    def mark_prompt(m: Any, seat: int) -> Any:
+        out.append(("prompt", seat))
+        return prompt(m, seat)
+
+    # Each utterance is owned by the seat its event names ("seat"), or by the table (a round's
+    # outcome, a new round): remembered by identity when narrated, marked when said.
+    owner: dict[int, int | None] = {}
+    narrate = ui.narrate
+
+    def own_narrate(event: Any, m: Any) -> Any:
+        utts = narrate(event, m)
+        seat = None
+        if event.type not in TABLE_EVENTS:
+            seat = next((event.data[k] for k in SEAT_KEYS if isinstance(event.data.get(k), int)), None)
+        if event.type in QUESTIONS and seat == 0:
+            seat = None  # a question put to the human is their prompt, not their move
+        for u in utts:
+            owner[id(u)] = seat
+        return utts
+
+    say_ = session._say
+
+    def mark_say(utt: Any, listener: Any, text: Any = None) -> None:
+        out.append(("owner", owner.get(id(utt), -1)))
+        say_(utt, listener, text)
+
+    session._played = mark_played  # type: ignore[method-assign]
+    session._say = mark_say  # type: ignore[method-assign]
+    ui.turn_prompt = mark_prompt  # type: ignore[method-assign]
+    ui.narrate = own_narrate  # type: ignore[method-assign]
+    session.start()
+    turns: list[Turn] = []
+    for _ in range(max_turns):
+        if match.over:
+            break
+        out.append(("cmd", 0))
+        session.handle(AUTOPLAY[lang], 0)
+    turn: Turn | None = None
+    where: Any = None
+    move: Move | None = None
+    line_owner: int | None = -1
+    for item in out:
+        if isinstance(item, tuple):
+            kind_, seat = item
+            if kind_ == "owner":
+                line_owner = seat
+                continue
+            if kind_ == "events":
+                if move is not None:
+                    move.events = seat
+                continue
+            if kind_ == "cmd":
+                turn = Turn()
+                turns.append(turn)
+                where = turn.ack
+            elif turn is None:
+                where = None
+            elif kind_ == "move":
+                move = Move(seat)
+                turn.moves.append(move)
+                where = move.lines
+            else:
+                where = turn.prompt
+        elif where is not None:
+            where.append(item)
+            if move is not None and where is move.lines:
+                move.owners.append(line_owner)
+            line_owner = -1
+    if turns and match.over and turns[-1].moves:
+        turns[-1].moves[-1].final = True
+    return turns
+
+
+@dataclass
+class Figures:
+    """Per turn of the human (from « joue pour moi » to their next prompt), the end excluded."""
+
+    own: list[int]  # words of the human's own move (lines of events naming seat 0), each turn
+    bot: list[int]  # words of each bot move (lines of events naming that bot)
+    table: list[int]  # words of the table's lines (a round's outcome), each turn
+    turn: list[int]  # all words between the move and the prompt, each turn
+    budget: list[int]  # each turn's terse allowance: 12 for one's own move + 8 for each bot move
+    ack: list[int]
+    prompt: list[int]
+
+    @staticmethod
+    def of(turns: list[Turn], kaliko: bool, verbosity: Verbosity) -> Figures:
+        """Kaliko's allowance: one word a cell, and for each incidental path its colour (terse)
+        or its sentence (normal: 7 words)."""
+        path_words = 1 if verbosity == Verbosity.TERSE else 7
+
+        def allowance(m: Move) -> int:
+            return m.cells + path_words * m.incidental if kaliko else 0
+
+        f = Figures([], [], [], [], [], [], [])
+        for t in turns:
+            moves = [m for m in t.moves if not m.final]
+            if not moves or len(moves) < len(t.moves):
+                continue  # the game ended in this turn: its end is not routine
+            f.own.append(sum(m.words_of(0) for m in moves) - sum(allowance(m) for m in moves if m.seat == 0))
+            f.bot += [m.words_of(m.seat) - allowance(m) for m in moves if m.seat != 0]
+            f.table.append(sum(m.words_of(None) + m.words_of(-1) for m in moves))
+            f.turn.append(sum(m.words for m in moves) - sum(allowance(m) for m in moves))
+            # a bot move is a step by a bot, or a bot's own event inside another step (Good
+            # Fortune places both tiles of a round when the second is pushed)
+            bot_moves = sum(1 for m in moves for o in set(m.owners) | {m.seat} if isinstance(o, int) and o > 0)
+            f.budget.append(12 + 8 * bot_moves)
+            f.ack.append(sum(words(x) for x in t.ack))
+            f.prompt.append(sum(words(x) for x in t.prompt))
+        return f
+
+
+def figures(game: str, lang: str, verbosity: Verbosity, seed: int = 3, **kw: Any) -> Figures:
+    return Figures.of(scripted_game(game, lang, verbosity, seed, **kw), game == "kaliko", verbosity)
