@@ -204,7 +204,9 @@ def play(args: argparse.Namespace) -> int:
         raise UserError("core.error.unknown_bot", lang, bot=kind, bots=", ".join(bots))
     names = humans + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(n_bots)]
     if not game.min_players <= len(names) <= game.max_players:
-        raise UserError("core.error.player_count", lang, n=len(names), lo=game.min_players, hi=game.max_players)
+        exact = game.min_players == game.max_players  # « se joue à 2 », not « de 2 à 2 »
+        raise UserError("core.error.player_count_exact" if exact else "core.error.player_count", lang,
+                        n=len(names), lo=game.min_players, hi=game.max_players)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     kinds: list[str | None] = [None] * len(humans) + [kind] * n_bots
     bots_only = not humans

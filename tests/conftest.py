@@ -15,3 +15,36 @@ from pathlib import Path
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+# ---------------------------------------------------------------- page tests (tests/browser.py)
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, installed by `npm ci` in tests/rules/browser when missing."""
+    import shutil
+    import subprocess
+
+    from tests.browser import AXE, AXE_DIR
+
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        assert npm, "axe-core is missing and npm is not installed: run `npm ci` in tests/rules/browser"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True,
+                       capture_output=True, timeout=300)
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium through Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

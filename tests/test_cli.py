@@ -44,7 +44,9 @@ def test_bad_option_and_bad_player_count(tmp_path):
     r = run(tmp_path, "play", "goodfortune", "-o", "nonsense=1", "--lang", "en")
     assert r.returncode == 2 and "Variant refused" in r.stderr
     r = run(tmp_path, "play", "goodfortune", "--players", "A,B,C", "--lang", "en")
-    assert r.returncode == 2 and "3 players" in r.stderr
+    assert r.returncode == 2 and "3 players" in r.stderr and "for exactly 2" in r.stderr
+    r = run(tmp_path, "play", "goodfortune", "--players", "A", "--bots", "0", "--lang", "fr")
+    assert r.returncode == 2 and "1 joueur," in r.stderr and "se joue à 2" in r.stderr  # not « de 2 à 2 »
 
 
 @pytest.mark.parametrize("game", ["goodfortune", "kissa", "kikoi", "kaliko"])

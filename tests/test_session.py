@@ -524,3 +524,16 @@ def test_table_renders_per_listener_language_and_verbosity():
     assert says(out)[0][0] == 0 and of(out, Say)[0].lang == "fr"
     c.handle(Line("bref"))
     assert of(c.handle(Line("status")), Say)[0].verbosity == Verbosity.TERSE
+
+
+def test_history_right_after_my_own_move_says_what_came_since_my_move_before_it():
+    # Good Fortune: a push that ends the round is the last step; « historique » then said
+    # « nothing new » although the other player had moved just before (issue #17).
+    c = core(pile=9, bots=(False, False))
+    c.start()
+    c.handle(Line("take 1"))  # Marie
+    c.handle(Line("take 1"))  # Paul
+    c.handle(Line("take 1"))  # Marie: her move is the last one
+    heard = [t for _, t, _ in says(c.handle(Line("Marie: history")))]
+    assert heard == ["Paul took 1, 7 left", "Marie took 1, 6 left"]
+    assert [t for _, t, _ in says(c.handle(Line("Paul: history")))] == ["Marie took 1, 6 left"]

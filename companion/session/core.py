@@ -676,11 +676,12 @@ class SessionCore:
             self.tell("core.history_not_allowed", seat)
             return
         steps = self.match.history
-        start = 0
-        for i in range(len(steps) - 1, -1, -1):
-            if seat is not None and steps[i].seat == seat:
-                start = i + 1
-                break
+        mine_at = [i for i, step in enumerate(steps) if seat is not None and step.seat == seat]
+        start = mine_at[-1] + 1 if mine_at else 0
+        if start == len(steps) and len(mine_at) > 1:
+            # Nothing since my own last move (it ended a round, or nobody has played since):
+            # what happened since my move before it, mine included (issue #17).
+            start = mine_at[-2] + 1
         utts: list[Utterance] = []
         mine = seat is not None and self.hears_privately(seat)
         for step in steps[start:]:

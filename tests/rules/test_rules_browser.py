@@ -3,44 +3,14 @@ with axe-core (from the npm registry, in tests/rules/browser/node_modules)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from companion.audiorules import CHAPTERS, GAMES, LANGS
 from companion.audiorules.manifest import load
 from companion.audiorules.server import serve_in_thread
+from tests.browser import require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-AXE_DIR = Path(__file__).parent / "browser"
-AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        npm = shutil.which("npm")
-        assert npm, "axe-core is missing and npm is not installed: run `npm ci` in tests/rules/browser"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True,
-                       capture_output=True, timeout=300)
-    return AXE.read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+require_chromium()
 
 
 @pytest.fixture(scope="module")

@@ -3,46 +3,13 @@ Playwright, never `playwright install`), audited with axe-core (tests/rules/brow
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from companion.inbox import Line
+from tests.browser import require_chromium
 from tests.web.harness import Table
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-AXE_DIR = Path(__file__).parent.parent / "rules" / "browser"
-AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("Debian's chromium is required under CI (apt-get install chromium)")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        npm = shutil.which("npm")
-        assert npm, "axe-core is missing and npm is not installed: run `npm ci` in tests/rules/browser"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_DIR, check=True,
-                       capture_output=True, timeout=300)
-    return AXE.read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+require_chromium()
 
 
 @pytest.fixture
