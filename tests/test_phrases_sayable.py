@@ -138,7 +138,8 @@ def test_every_listed_phrase_is_understood_with_its_command(name, options, n_pla
                         assert command in listed
                         continue
                     kind, got, _ = understand(ui.probe(), phrase, match, seat)
-                    assert (kind, got) == ("confirm" if name == "kissa" else "act", command), (lang, phrase)
+                    # a whole 2kissa10 equation with its cells has one reading: played at once (#17)
+                    assert (kind, got) == ("act", command), (lang, phrase)
                     if len(legal) <= LIMIT:
                         assert command in listed
 

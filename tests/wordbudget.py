@@ -19,6 +19,7 @@ from typing import Any
 from companion.core import Match, Rng, find
 from companion.narration import Verbosity
 from companion.session import Seat, Session
+from companion.session.outputs import JournalAction, Record, Say
 from companion.transcript import load
 
 GAMES = ("kaliko", "kissa", "kikoi", "goodfortune")
@@ -93,22 +94,37 @@ def scripted_game(game: str, lang: str, verbosity: Verbosity, seed: int = 3, bot
     out: list[Any] = []
     session = Session(game, ui, match, seats, lang=lang, verbosity=verbosity, out=out.append)
     session.helper = lambda seat: bot_kinds[kind](rules, seat, Rng(seed).fork(100 + seat + len(match.history)))
-    played = session._played
+    deliver = session.table.deliver
 
-    def mark_played(seat: int, action: Any, events: Any) -> None:
-        out.append(("move", seat))
-        out.append(("events", list(events)))
-        played(seat, action, events)
+    def marking_deliver(outputs: list[Any]) -> None:
+        # Output by output, as the table receives them from the core: a move's journal record,
+        # then its events, then each line said (its owner marked just before it is printed).
+        for o in outputs:
+            if isinstance(o, JournalAction):
+                out.append(("move", o.seat))
+            elif isinstance(o, Record) and o.events:
+                out.append(("events", list(o.events)))
+            elif isinstance(o, Say):
+                asked = prompts.get(id(o.utterance))
+                if asked is not None and asked[0] is o.utterance:
+                    out.append(("prompt", asked[1]))
+                known = owner.get(id(o.utterance))  # the very utterance narrated (ids are reused)
+                out.append(("owner", known[1] if known is not None and known[0] is o.utterance else -1))
+            deliver([o])
 
     prompt = ui.turn_prompt
 
+    prompts: dict[int, tuple[Any, int]] = {}  # id -> (the prompt's first utterance, kept alive; seat)
+
     def mark_prompt(m: Any, seat: int) -> Any:
-        out.append(("prompt", seat))
-        return prompt(m, seat)
+        utts = prompt(m, seat)
+        if utts:  # marked when the table says it: the core hands its outputs over in batches
+            prompts[id(utts[0])] = (utts[0], seat)
+        return utts
 
     # Each utterance is owned by the seat its event names ("seat"), or by the table (a round's
     # outcome, a new round): remembered by identity when narrated, marked when said.
-    owner: dict[int, int | None] = {}
+    owner: dict[int, tuple[Any, int | None]] = {}  # id -> (the utterance, kept alive; its owner)
     narrate = ui.narrate
 
     def own_narrate(event: Any, m: Any) -> Any:
@@ -119,17 +135,10 @@ def scripted_game(game: str, lang: str, verbosity: Verbosity, seed: int = 3, bot
         if event.type in QUESTIONS and seat == 0:
             seat = None  # a question put to the human is their prompt, not their move
         for u in utts:
-            owner[id(u)] = seat
+            owner[id(u)] = (u, seat)
         return utts
 
-    say_ = session._say
-
-    def mark_say(utt: Any, listener: Any, text: Any = None) -> None:
-        out.append(("owner", owner.get(id(utt), -1)))
-        say_(utt, listener, text)
-
-    session._played = mark_played  # type: ignore[method-assign]
-    session._say = mark_say  # type: ignore[method-assign]
+    session.table.deliver = marking_deliver  # type: ignore[method-assign]
     ui.turn_prompt = mark_prompt  # type: ignore[method-assign]
     ui.narrate = own_narrate  # type: ignore[method-assign]
     session.start()

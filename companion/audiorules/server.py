@@ -315,7 +315,8 @@ class Server:
 
         self.app.middlewares.append(busy)
         self._runner = web.AppRunner(self.app, access_log=None if self.quiet else web.access_logger,
-                                     keepalive_timeout=self.header_timeout, handle_signals=False)
+                                     keepalive_timeout=self.header_timeout, handle_signals=False,
+                                     shutdown_timeout=2.0)  # Ctrl+C: never wait a minute on a lingering phone
         await self._runner.setup()
         factory = self._runner.server
         assert factory is not None

@@ -162,6 +162,11 @@ def test_reader_write_command_and_emulator_errors():
         emu.proc.stdin.flush()
         assert emu.proc.stdout.readline().startswith("error unknown command")
         emu("place 0 kikoi:kigliss-sleep")
+        # The token is on the reader (seen steadily, past the debounce) before it is written:
+        # on a loaded machine a write sent at once could find no tag yet.
+        r = subprocess.run([sys.executable, "-m", "companion.cli", "reader", "listen", emu.path, "--seconds", "2.5"],
+                           capture_output=True, text=True, timeout=30)
+        assert "placed slot 0: kikoi:kigliss-sleep [" in r.stdout, r.stdout
         r = subprocess.run([sys.executable, "-m", "companion.cli", "reader", "write", emu.path, "0", "kikoi:kigliss-eat"],
                            capture_output=True, text=True, timeout=30)
         assert (r.returncode, r.stdout.strip()) == (0, "ok")
