@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class PhrasesError(Exception):
-    pass
+    """A bad game, language, seat or save given to `companion phrases`: one line, exit 2."""
 
 
 def state_of(args: argparse.Namespace) -> tuple[Any, Any]:

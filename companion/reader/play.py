@@ -261,7 +261,7 @@ def token_name(game: str, tid: str) -> Any:
             name = tok(tid)
             return name if isinstance(name, Msg) else Raw(str(name))
     except (ModuleNotFoundError, KeyError, ValueError):
-        pass
+        pass  # a game without spoken token names, or an id it does not know: said as written
     return Raw(tid)
 
 

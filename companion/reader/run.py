@@ -10,7 +10,7 @@ from companion.core import fold
 
 
 class ReaderSpecError(ValueError):
-    pass
+    """A `--reader PORT=SEAT` whose seat names no player of the game."""
 
 
 def source_of(port: str) -> str:

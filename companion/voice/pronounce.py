@@ -62,9 +62,7 @@ def ipa_to_cmu(ipa: str) -> tuple[str, ...]:
                 i += len(key)
                 break
         else:
-            if text[i] == "ː" and phones:  # a length mark after a vowel already mapped
-                pass
-            i += 1
+            i += 1  # a symbol with no phone (a length mark « ː », stress): nothing to add
     # the model knows no geminates: "t t" -> "t"
     out = [p for j, p in enumerate(phones) if j == 0 or p != phones[j - 1] or p not in _CONSONANTS]
     return tuple(out)
