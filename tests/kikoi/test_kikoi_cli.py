@@ -42,19 +42,20 @@ def test_replay_checks_a_physical_game(tmp_path, capsys):
             ("kimouss-sleep", 2), ("kigratt-bike", 2), ("kiboucle-eat", 2),
             ("kimouss-house", 3), ("kigratt-forest", 3), ("kiboucle-bike", 3)]
     actions = [{"seat": s, "action": {"drew": t}} for t, s in deal]
-    actions += [{"seat": 0, "action": {"ask": 1, "token": "kiboss-sleep"}},
+    actions += [{"seat": 0, "action": {"reds": "in"}},  # RULES KI-3: the table puts the red tokens in
+                {"seat": 0, "action": {"ask": 1, "token": "kiboss-sleep"}},
                 {"seat": 1, "action": {"reply": "give"}},
                 {"seat": 2, "action": {"pirate": False}}, {"seat": 3, "action": {"pirate": False}}]
     rec = {"players": ["A", "B", "C", "D"], "seed": 1, "options": {"physical": True}, "actions": actions}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(rec))
     code, out = run(capsys, "replay", str(path), "--json")
-    assert code == 0 and json.loads(out) == {"ok": True, "actions": 16, "over": False, "to_act": 0,
+    assert code == 0 and json.loads(out) == {"ok": True, "actions": 17, "over": False, "to_act": 0,
                                              "scores": [0, 0, 0, 0], "winners": []}
-    rec["actions"][13] = {"seat": 1, "action": {"reply": "refuse"}}
+    rec["actions"][14] = {"seat": 1, "action": {"reply": "refuse"}}
     path.write_text(json.dumps(rec))
     code, out = run(capsys, "replay", str(path), "--json")
-    assert code == 1 and json.loads(out) == {"ok": False, "index": 13, "seat": 1,
+    assert code == 1 and json.loads(out) == {"ok": False, "index": 14, "seat": 1,
                                              "action": {"reply": "refuse"}, "reason": "must_give"}
 
 

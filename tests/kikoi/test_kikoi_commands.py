@@ -217,7 +217,14 @@ def test_physical_table_typed_through_the_session():
     for seat, hand in enumerate(hands):
         for h in hand:
             s.handle(h, seat)
-    assert match.state.phase == ASK and match.current == 0
+    # RULES KI-3: after the deal, the red tokens go into the bag when the table says so
+    assert match.state.phase == "reds" and match.current == 0
+    assert "Tout le monde a ses jetons. Mettez maintenant les trois jetons rouges dans le sac : " \
+           "Kikonk, Kitourn et Kipirat." in lines
+    assert lines[-1] == "Alice, dis « prêt » quand les jetons rouges sont dans le sac."
+    s.handle("prêt")
+    assert "Les jetons rouges sont dans le sac." in lines
+    assert match.state.phase == ASK and match.current == 0 and len(match.state.bag) == 16
     assert "[Alice] Noté : le Kiboss dans sa maison." in lines
     s.handle("demande à Bob le kiboss qui dort", 0)
     s.handle("non", 1)  # Bob holds it: refused, kindly, to Bob alone

@@ -11,11 +11,13 @@ from companion.games.kikoi.rules import (
     ASK,
     DRAW,
     PIRATE,
+    REDS,
     Ask,
     DrawBlind,
     Drew,
     Pass,
     Pirate,
+    RedsIn,
     Reply,
     Rules,
     State,
@@ -52,6 +54,10 @@ def deal_physical(m: Match, hands: list[list[str]]) -> None:
     for seat, hand in enumerate(hands):
         for tid in hand:
             m.play(seat, Drew(T(tid)))
+    if m.game.config["red_tokens"]:
+        # RULES KI-1, KI-3: the red tokens were out of the bag for the deal; in they go now.
+        assert m.state.phase == REDS and len(m.state.bag) == 13 and m.legal(m.state.first) == [RedsIn()]
+        assert types(m.play(m.state.first, RedsIn())) == ["reds_in", "deal_done", "turn_began"]
 
 
 # --- RULES §3.4, first example (physical table: the players tell the companion) ----------------

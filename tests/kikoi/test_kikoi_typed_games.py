@@ -7,7 +7,7 @@ import pytest
 
 from companion.core import Match, Rng
 from companion.games.kikoi import UI, Rules
-from companion.games.kikoi.rules import ALL, Ask, DrawBlind, Drew, Pass, Pirate, Reply
+from companion.games.kikoi.rules import ALL, Ask, DrawBlind, Drew, Pass, Pirate, RedsIn, Reply
 from companion.games.kikoi.tokens import KIKOI, MOMENTS
 from companion.session import Seat, Session
 from tests.quiet import Quiet
@@ -38,6 +38,8 @@ def words(action, lang: str) -> str:
         return "pioche" if lang == "fr" else "draw"
     if isinstance(action, Pass):
         return "passe" if lang == "fr" else "pass"
+    if isinstance(action, RedsIn):
+        return "prêt" if lang == "fr" else "ready"
     assert isinstance(action, Pirate)
     return ("kipirat !" if action.steal else "je passe") if lang == "fr" else ("kipirat!" if action.steal else "let it pass")
 

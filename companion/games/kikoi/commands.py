@@ -29,10 +29,12 @@ from .rules import (
     DRAW,
     KIKONK_ASK,
     PIRATE,
+    REDS,
     DrawBlind,
     Drew,
     Pass,
     Pirate,
+    RedsIn,
     Reply,
     Rules,
 )
@@ -114,6 +116,11 @@ class KikoiUI(GameUI):
                 return Act(Pirate(True))
             if _has(folded, words("let_pass")):
                 return Act(Pirate(False))
+            return None
+        if phase == REDS:
+            # RULES KI-3: the table says the red tokens are in the bag (« prêt », « oui »).
+            if yes_no(folded) == "yes" or _has(folded, words("ready")):
+                return Act(RedsIn())
             return None
         if phase == ANSWER:
             said = yes_no(folded)  # a plain yes or no in any language of the tables
@@ -226,9 +233,7 @@ class KikoiUI(GameUI):
             out = [u for u in out if any(isinstance(p, Msg) and p.params.get("kikoi") in
                                          [narration.kikoi(KIKOI[k]) for k in found.kikois] for p in u.parts)]
         else:
-            out = narration.board_reading(tokens, seat)
-        if view.get("secret"):
-            out.append(say("kikoi.your_secret", Priority.TEXT, "private", seat))
+            out = narration.board_reading(tokens, seat, secret=bool(view.get("secret")))
         return out
 
     def describe(self, found: Found, seat: int) -> list[Utterance]:
@@ -293,8 +298,8 @@ class KikoiUI(GameUI):
         if match.over or seat is None:
             out.append(say("kikoi.help.queries", Priority.TEXT, to=seat))
             return out
-        state = match.state
-        if match.current != seat:
+        state = self.game.seen_state(match.state, seat)
+        if state.actor != seat:
             out.append(say("kikoi.help.wait", Priority.TEXT, to=seat, player=Raw(match.players[state.actor])))
         else:
             legal = self.game.legal_actions(state, seat)
@@ -313,6 +318,8 @@ class KikoiUI(GameUI):
                 out.append(say("kikoi.help.answer", Priority.TEXT, to=seat))
             elif phase == DEAL:
                 out.append(say("kikoi.help.deal", Priority.TEXT, to=seat, n=state.deal_left))
+            elif phase == REDS:
+                out.append(say("kikoi.help.reds", Priority.TEXT, to=seat))
             elif isinstance(first, Drew):
                 out.append(say("kikoi.help.draw", Priority.TEXT, to=seat))
             elif phase == PIRATE:
@@ -323,7 +330,7 @@ class KikoiUI(GameUI):
 
     def status(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
         """Whose turn, the bag, and the player's own completed days (others' only in the easy mode)."""
-        state = match.state
+        state = self.game.seen_state(match.state, seat)
         out: list[Utterance] = []
         if match.over:
             out.append(say("kikoi.status_over", Priority.TEXT, to=seat))
@@ -359,6 +366,8 @@ class KikoiUI(GameUI):
                         asker=Raw(match.players[asker]), token=narration.tok(t))]
         if phase == DEAL:
             return [say("kikoi.prompt.deal", Priority.MESSAGE, "turn", seat, player=name, n=state.deal_left)]
+        if phase == REDS:
+            return [say("kikoi.prompt.reds", Priority.MESSAGE, "question", None, player=name)]
         if phase == DRAW:
             return [say("kikoi.prompt.draw", Priority.MESSAGE, "draw", None, player=name)]
         if phase == KIKONK_ASK:
@@ -402,7 +411,7 @@ class KikoiUI(GameUI):
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
         if match.over:
             return "scoring"
-        if match.state.phase == DEAL:
+        if match.state.phase in (DEAL, REDS):
             return "setup"
         if match.state.phase in (PIRATE, KIKONK_ASK):
             return "variants"

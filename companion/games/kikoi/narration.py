@@ -34,14 +34,20 @@ def token_list(tokens: list[str]) -> Msg | list[Msg]:
     return [tok(t) for t in sorted(tokens, key=token_from_id)]
 
 
-def board_reading(tokens: list[str], to: int | None, priority: Priority = Priority.TEXT) -> list[Utterance]:
-    """A board read row by row, top to bottom (KIMOUSS first), empty rows said as such."""
+def board_reading(tokens: list[str], to: int | None, priority: Priority = Priority.TEXT,
+                  secret: bool = False) -> list[Utterance]:
+    """A board read row by row, top to bottom (KIMOUSS first), empty rows said as such.
+
+    A secret KIPIRAT is said in the first line, never as a line of its own: a shared screen
+    shows « (dit en privé à Anne) » once per private line, so one more line would name its
+    holder to everyone (RULES KI-11)."""
     rows: list[list[str]] = [[] for _ in range(5)]
     for t in tokens:
         v = token_from_id(t)
         if is_white(v):
             rows[v // 5].append(t)
-    out = [say("kikoi.board_count", priority, "private", to, n=len(tokens))]
+    out = [say("kikoi.board_count_secret" if secret else "kikoi.board_count", priority, "private", to,
+               n=len(tokens))]
     for k, row in enumerate(rows):
         name = kikoi(KIKOI[k])
         if not row:
@@ -64,8 +70,19 @@ def narrate(event: Event, players: list[str]) -> list[Utterance]:
     if kind == "game_started":
         msg = "kikoi.started_physical" if d.get("physical") else "kikoi.started"
         out = [say(msg, n=d["players"], deal=d["deal"], first=name(d["first"]))]
-        out.append(say("kikoi.red_on" if d.get("red_tokens") else "kikoi.red_off"))
+        if not d.get("red_tokens"):
+            out.append(say("kikoi.red_off"))
+        elif d.get("physical"):
+            # RULES KI-1: at a real table the red tokens stay out of the bag for the deal.
+            out.append(say("kikoi.red_aside"))
+        else:
+            out.append(say("kikoi.red_on"))
         return out
+    if kind == "reds_due":
+        # RULES KI-3: the deal is done; now the red tokens go into the bag.
+        return [say("kikoi.reds_due", earcon="turn")]
+    if kind == "reds_in":
+        return [say("kikoi.reds_in")]
     if kind == "tokens_dealt":
         return [say("kikoi.dealt", Priority.MESSAGE, "private", d["seat"], n=len(d["tokens"]),
                     tokens=token_list(d["tokens"]))]

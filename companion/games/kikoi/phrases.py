@@ -13,7 +13,7 @@ from companion.core import Match
 from companion.games.base import GameUI, action_command
 from companion.phrases import Builder, fill, spoken
 
-from .rules import ALL, DrawBlind, Drew, Pass, Pirate, Reply
+from .rules import ALL, DrawBlind, Drew, Pass, Pirate, RedsIn, Reply
 from .rules import Ask as AskAction
 from .tokens import KIKOI, MOMENTS, RED, is_white
 
@@ -53,6 +53,8 @@ def _action(ui: GameUI, match: Match[Any, Any], action: Any, lang: str) -> tuple
     if isinstance(action, Pirate):
         key = "steal" if action.steal else "let_pass"
         return key, t[key], {}
+    if isinstance(action, RedsIn):
+        return "reds", t["reds"], {}
     raise TypeError(action)
 
 

@@ -18,6 +18,18 @@ left) gets the `pirate` phase, where `Pirate(False)` ("let it pass") is legal fo
 `Pirate(True)` only for the secret holder. The window opens whether or not anyone holds the
 KIPIRAT (it may still be in the bag), so that its opening tells nobody that it was drawn, and
 non-holders' legal lists never show it.
+
+Who is asked in that window (option `kipirat_window`): at a table of several people every
+other player is asked, holder or not (KI-11 keeps the holder secret: a question put to one
+player only would name them to everyone who hears it). With `holder`, only the holder is
+asked, and only when they may steal: meant for one human among bots, where nobody else
+hears the question, so that they are not asked on every gift they cannot steal (#17). Then
+only the holder knows a window is open: `seen_state` shows everyone else the state as if the
+token had already been received. docs/private-channels.md (KIKOI) says why and when.
+
+At a physical table the red tokens wait out of the bag during the deal (KI-1) and go in after
+it (KI-3): the phase `reds` waits for the table's « prêt » (`RedsIn`), so a resumed game
+knows whether they are in.
 """
 
 from __future__ import annotations
@@ -48,6 +60,7 @@ ANSWER = "answer"  # physical: the asked player (or each player, for a KIKONK) a
 DRAW = "draw"  # physical: the asker tells the token they drew (KI-7)
 KIKONK_ASK = "kikonk"  # the KIKONK drawer asks everyone at once (KI-9)
 PIRATE = "pirate"  # the KIPIRAT window after a give (KI-11, KIA-9)
+REDS = "reds"  # physical: the table puts the red tokens into the bag after the deal (KI-3)
 OVER = "over"
 
 ALL = None  # Ask.target for a KIKONK request to everyone
@@ -93,7 +106,12 @@ class Pirate:
     steal: bool
 
 
-Action = Ask | Reply | Drew | DrawBlind | Pass | Pirate
+@dataclass(frozen=True)
+class RedsIn:
+    """Physical table: the red tokens are in the bag now, after the deal (RULES KI-3)."""
+
+
+Action = Ask | Reply | Drew | DrawBlind | Pass | Pirate | RedsIn
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -138,6 +156,7 @@ class Rules(Game[State, Action]):
         "announce_boards": Option(False, (False, True), "kikoi.option.announce_boards"),
         "repeat_public_log": Option(False, (False, True), "kikoi.option.repeat_public_log"),
         "first": Option(0, (0, 1, 2, 3), "kikoi.option.first"),
+        "kipirat_window": Option("everyone", ("everyone", "holder"), "kikoi.option.kipirat_window"),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -209,6 +228,8 @@ class Rules(Game[State, Action]):
         phase = state.phase
         if phase == DEAL:
             return [Drew(t) for t in state.bag]
+        if phase == REDS:
+            return [RedsIn()]
         if phase == DRAW:
             return [Drew(t) for t in state.bag]
         if phase == PIRATE:
@@ -305,6 +326,8 @@ class Rules(Game[State, Action]):
             if phase != PIRATE:
                 return IllegalAction("wrong_phase", phase=phase)
             return IllegalAction("no_kipirat")
+        if isinstance(action, RedsIn):
+            return IllegalAction("wrong_phase", phase=phase)
         if isinstance(action, (DrawBlind, Pass)):
             if phase in (ASK, KIKONK_ASK) and self.request_tokens(state, player):
                 return IllegalAction("must_ask")
@@ -318,6 +341,9 @@ class Rules(Game[State, Action]):
         if phase == DEAL:
             assert isinstance(action, Drew)
             w.deal(player, action.token)
+        elif phase == REDS:
+            assert isinstance(action, RedsIn)
+            w.reds_in()
         elif phase == PIRATE:
             assert isinstance(action, Pirate)
             w.pirate_choice(player, action.steal)
@@ -353,12 +379,23 @@ class Rules(Game[State, Action]):
         return Outcome(scores, tuple(i for i, s in enumerate(scores) if s == best))
 
     # --- information --------------------------------------------------------------------------------
+    def seen_state(self, state: State, player: int | None) -> State:
+        """The state as `player` (None: anyone) may know it. With `kipirat_window=holder` only
+        the holder is ever asked, so an open window would name them (RULES KI-11): everyone
+        else sees the token as already received, as it is when the KIPIRAT is elsewhere."""
+        if state.phase != PIRATE or player == state.actor or self.config["kipirat_window"] != "holder":
+            return state
+        while state.phase == PIRATE:
+            state, _ = self.apply(state, state.actor, Pirate(False), Rng(0))  # no chance in letting pass
+        return state
+
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """What `player` may know: their own board, public counts and announced days.
 
         Never another board, never the bag's contents, never a requested token that may lie on
         someone else's board; the word for the secret red token appears only in its holder's view.
         """
+        state = self.seen_state(state, player)
         v: dict[str, Any] = {
             "players": state.n,
             "first": state.first,
@@ -475,6 +512,8 @@ class Rules(Game[State, Action]):
             return {"pass": True}
         if isinstance(action, Pirate):
             return {"pirate": action.steal}
+        if isinstance(action, RedsIn):
+            return {"reds": "in"}
         raise TypeError(action)
 
     def action_from_json(self, data: Any) -> Action:
@@ -493,6 +532,8 @@ class Rules(Game[State, Action]):
             return Pass()
         if "pirate" in data:
             return Pirate(bool(data["pirate"]))
+        if data.get("reds") == "in":
+            return RedsIn()
         raise ValueError(data)
 
 
@@ -606,10 +647,23 @@ class _Work:
         if self.queue:
             self.actor = self.queue[0]
             return
-        # RULES KI-3: the red tokens join the bag once everyone is dealt.
         if self.cfg["red_tokens"]:
-            self.bag += [KIKONK, KITOURN, KIPIRAT]
-            self.out = []
+            # RULES KI-3: the red tokens go into the bag once everyone is dealt; the table
+            # does it and says « prêt » (RedsIn).
+            self.phase = REDS
+            self.actor = self.s.first
+            self.ev("reds_due", seat=self.s.first)
+            return
+        self.start_play()
+
+    def reds_in(self) -> None:
+        """Physical table: the red tokens are in the bag (RULES KI-3); play begins (KI-4)."""
+        self.bag += [KIKONK, KITOURN, KIPIRAT]
+        self.out = []
+        self.ev("reds_in")
+        self.start_play()
+
+    def start_play(self) -> None:
         self.phase = ASK
         self.turn = self.actor = self.s.first
         self.ev("deal_done", bag=len(self.bag))
@@ -751,6 +805,10 @@ class _Work:
             # RULES KI-11, KIA-9: each other player may call "KIPIRAT" before the asker acts again.
             window = [(receiver + i) % self.n for i in range(1, self.n)]
             window = [s for s in window if s != giver]
+            if self.cfg["kipirat_window"] == "holder":
+                # One human among bots (#17): nobody else hears who is asked, so only the
+                # holder is, each time they may steal; nobody, while it is in the bag.
+                window = [s for s in window if s == self.pirate]
             if window:
                 self.phase = PIRATE
                 self.queue = window
@@ -789,4 +847,4 @@ class _Work:
         self.end_turn((receiver + 1) % self.n)
 
 
-__all__ = ["ALL", "Ask", "DrawBlind", "Drew", "Pass", "Pirate", "Reply", "Rules", "State", "N_WHITE"]
+__all__ = ["ALL", "Ask", "DrawBlind", "Drew", "Pass", "Pirate", "RedsIn", "Reply", "Rules", "State", "N_WHITE"]

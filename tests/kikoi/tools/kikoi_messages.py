@@ -52,8 +52,6 @@ m("kikoi.row_empty", "A board row with no token. {kikoi}: the row's KIKOI.", "{k
 m("kikoi.row_full", "A board row with all five moments: a completed day.", "{kikoi} : journée finie !", "{kikoi}: day complete!")
 m("kikoi.row", "A board row: {kikoi} and the moments on it ({moments}, a list of words).",
   "{kikoi} : {moments}.", "{kikoi}: {moments}.")
-m("kikoi.your_secret", "Said only to the player who secretly holds the KIPIRAT, after their board.",
-  "Et tu gardes le Kipirat en secret.", "And you secretly keep the Kipirat.")
 m("kikoi.started", "Start of a game held by the companion. {n} players, {deal} tokens each, {first} starts.",
   "Les 5 KIKOI à {n} joueurs, {deal} jetons chacun. {first} commence.",
   "The 5 KIKOI, {n} players, {deal} tokens each. {first} starts.",
