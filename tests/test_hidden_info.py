@@ -354,3 +354,148 @@ def test_blind_draw_of_the_kipirat_sounds_like_a_white_token() -> None:
         for listener in (None, 1, 2):
             heard.setdefault(f"{listener}", set()).add(world.heard(after, events, listener) + world.knows(after, listener))
     assert heard and all(len(v) == 1 for v in heard.values()), heard
+
+
+# --- who is asked in the KIPIRAT window (#17; RULES KI-11, KIA-9) --------------------------------------
+# A lone human among bots (`kipirat_window=holder`) is asked only when they hold the KIPIRAT and
+# may steal; at a table of several humans everyone is asked (the default), so the table hears
+# the same whoever holds it. docs/private-channels.md (KIKOI) says why.
+
+def _lone_heard(world: World, state: Any, seat: int, action: Any, rng: Rng) -> tuple[str, Any]:
+    """What the lone human (seat 0) hears from a bot's move until the KIPIRAT window it opens
+    is closed (each bot in it lets the token pass) or they are asked: the events, their prompt,
+    and their « état » and « aide » at every state on the way (a line typed while a bot
+    thinks is answered at once). Returns (heard, the last state)."""
+    game, ui, match = world.game, world.ui, world.match
+    after, events = game.apply(state, seat, action, ForcedRng(rng))
+    heard: list[Any] = []
+    answers: set[str] = set()  # « état », « aide » at any moment: what they could hear, once asked
+    while True:
+        match.state = after
+        heard += [u for ev in events for u in ui.narrate(ev, match)]
+        asked = [u if u.to is not None else replace(u, to=0) for u in ui.status(match, 0) + ui.help(match, 0)]
+        answers.add("\n".join(world.render(u) for u in asked if u.to == 0))
+        actor = game.current_player(after)
+        if actor is None or actor == 0 or after.phase != "pirate":
+            if actor == 0:
+                heard += ui.turn_prompt(match, 0)
+            said = "\n".join(world.render(u) for u in heard if u.to in (None, 0))
+            return said + "\n--- asked:\n" + "\n".join(sorted(answers)), after
+        from companion.games.kikoi.rules import Pirate
+
+        after, events = game.apply(after, actor, Pirate(False), Rng(0))
+
+
+@pytest.mark.parametrize("seed", [27, 1, 2, 3])
+def test_a_lone_human_hears_the_same_whichever_bot_holds_the_kipirat(seed: int) -> None:
+    """Holder window: for every bot move that opens a window, the worlds where the KIPIRAT is
+    with another bot or in the bag sound the same to the lone human, and so do their views."""
+    world = World("kikoi", 4, kipirat_window="holder")
+    game = world.game
+    match: Match[Any, Any] = Match(game, world.players, seed)
+    policy = random.Random(seed)
+    compared = windows = 0
+    for _ in range(400):
+        if match.over:
+            break
+        seat = match.current
+        assert seat is not None
+        state = match.state
+        action = policy.choice(game.legal_actions(state, seat))
+        if seat != 0 and state.phase == "ask":
+            after, _ = game.apply(state, seat, action, ForcedRng(match.rng))
+            if any(e.type == "given" for e in game.apply(state, seat, action, ForcedRng(match.rng))[1]):
+                heard, last = _lone_heard(world, state, seat, action, match.rng)
+                seen = dump([game.view(last, None), game.view(last, 0)])
+                windows += after.phase == "pirate"
+                for other, changed in world.variants(state, action):
+                    if 0 in changed or other.pirate == 0 or state.pirate == 0 or not legal_in(game, other, seat, action):
+                        continue  # the human's own holdings differ: they may hear it
+                    if not any(e.type == "given" for e in game.apply(other, seat, action, ForcedRng(match.rng))[1]):
+                        continue  # the token asked for is not there: the refusal is public (KI-6)
+                    heard2, last2 = _lone_heard(world, other, seat, action, match.rng)
+                    assert heard2 == heard, f"seed {seed}: the lone human hears where the KIPIRAT is"
+                    assert dump([game.view(last2, None), game.view(last2, 0)]) == seen
+                    compared += 1
+        match.play(seat, action)
+    assert compared > 5 and windows > 0
+
+
+class _Scripted:
+    """A bot that plays the given requests in order; in a window it lets the token pass."""
+
+    def __init__(self, game: Any, seat: int, requests: list[Any]) -> None:
+        self.game, self.seat, self.requests = game, seat, list(requests)
+
+    def observe(self, events: list[Any]) -> None:
+        self.seen = len(events)  # nothing to remember: the requests are scripted
+
+    def choose(self, state: Any) -> Any:
+        from companion.games.kikoi.rules import Pirate
+
+        legal = self.game.legal_actions(state, self.seat)
+        if Pirate(False) in legal:
+            return Pirate(False)
+        return self.requests.pop(0)
+
+
+class _Channel:
+    public = True
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def deliver(self, text: str, *, private: bool, priority: Any, earcon: Any, lang: str) -> None:
+        self.lines.append(("[privé] " if private else "") + text)
+
+    def interrupt(self) -> None:
+        self.lines.append("(interrupted)")
+
+
+def _two_humans_table(holder: int, window: str, lang: str, channels: bool) -> tuple[list[str], int]:
+    """Anne and Bruno (humans) with two bots; Robot 1 takes two tokens from Robot 2, then asks
+    for a third in vain; Robot 2 asks Anne in vain; Anne is to play. Each human asked in a
+    window says « passe ». Returns the table's printed lines and how many questions were put."""
+    from companion.games.kikoi.rules import ASK, Ask, State
+    from companion.games.kikoi.tokens import token_from_id as tok
+    from companion.session import Seat, Session
+
+    game, ui, _ = load(next(g for g in GAMES if g.name == "kikoi"), kipirat_window=window)
+    names = ["Anne", "Bruno", "Robot 1", "Robot 2"]
+    match: Match[Any, Any] = Match(game, names, 4)
+
+    def toks(*ids: str) -> tuple[int, ...]:
+        return tuple(sorted(tok(i) for i in ids))
+
+    match.state = State(4, (toks("kimouss-eat"), toks("kiboss-eat"), toks("kigliss-eat"),
+                            toks("kigliss-sleep", "kigliss-house")), (), (), holder, 2, 2, ASK, 2)
+    r1 = _Scripted(game, 2, [Ask(3, tok("kigliss-sleep")), Ask(3, tok("kigliss-house")), Ask(3, tok("kigliss-forest"))])
+    r2 = _Scripted(game, 3, [Ask(0, tok("kimouss-house"))])
+    seats = [Seat("Anne"), Seat("Bruno"), Seat("Robot 1", bot=r1), Seat("Robot 2", bot=r2)]  # type: ignore[arg-type]
+    lines: list[str] = []
+    session = Session("kikoi", ui, match, seats, lang=lang, out=lines.append, private_policy="withhold")
+    if channels:
+        session.claim(0, _Channel(), "web")
+        session.claim(1, _Channel(), "web")
+    session.start()
+    asked = 0
+    while match.state.phase == "pirate" and match.current in (0, 1):
+        asked += 1
+        session.handle("passe" if lang == "fr" else "pass", match.current)
+    assert match.current == 0 and match.state.phase == ASK and len(match.state.boards[2]) == 3
+    return lines, asked
+
+
+@pytest.mark.parametrize("channels", [False, True], ids=["one-speaker", "channels"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_two_humans_hear_the_same_table_whichever_holds_the_kipirat(lang: str, channels: bool) -> None:
+    anne, bruno = (_two_humans_table(holder, "everyone", lang, channels) for holder in (0, 1))
+    assert anne == bruno
+    assert anne[1] == 4  # two gifts, each asked of Anne and of Bruno
+
+
+def test_the_holder_window_would_name_the_holder_to_a_second_human() -> None:
+    """Why several humans are all asked: asking only the holder tells the table who it is."""
+    anne, bruno = (_two_humans_table(holder, "holder", "fr", False) for holder in (0, 1))
+    assert anne[1] == bruno[1] == 2 and anne[0] != bruno[0]
+    assert any("Anne, kipirat" in line or "Anne, le Kigliss" in line for line in anne[0])
