@@ -272,3 +272,29 @@ def test_a_deck_entered_once_is_used_from_then_on(tmp_path, capsys):
         Rules()
     assert exc.value.problems[0][0] == "default" and "deck use" in exc.value.problems[0][1]
     assert main(["deck", "use", str(tmp_path / "missing.json")]) == 2
+
+
+# --- a physical table scores the real box's tiles, never the synthetic deck unasked (#17) ---------------
+def test_a_physical_game_without_an_owners_deck_says_how_to_enter_it(tmp_path):
+    from companion.games.goodfortune import table_options
+    from companion.games.goodfortune.deck import NeedsOwnerDeck
+    from companion.games.goodfortune.deckfile import save, set_default
+    from companion.narration import catalog
+
+    with pytest.raises(NeedsOwnerDeck) as exc:
+        table_options({"physical": "true"}, 2)
+    fr = catalog("fr").text(exc.value.msg)
+    en = catalog("en").text(exc.value.msg)
+    assert "companion goodfortune deck new" in fr and "-o deck=synthetic" in fr
+    assert "companion goodfortune deck new" in en and "-o deck=synthetic" in en
+    assert isinstance(exc.value, ValueError) and "deck new" in str(exc.value)
+    # the synthetic deck asked for by name, a deck file, or the companion's own deal: no question
+    for options in ({"physical": "true", "deck": "synthetic"}, {"physical": "false"}, {}):
+        assert table_options(options, 2) == options
+    # once the owner's deck is entered (and made the default), a physical game starts with it
+    from companion.games.goodfortune.deck import make_deck
+
+    path = tmp_path / "mine.json"
+    save(make_deck("mine", synthetic().tiles), path)
+    set_default(path)
+    assert table_options({"physical": "true"}, 2) == {"physical": "true"}

@@ -17,6 +17,22 @@ class Rules(GoodFortune):
         return load(spec)
 
 
+def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
+    """The options `companion play` starts a game with (before the rules are made; the save
+    keeps what they resolve to). At a physical table the real box's tiles are scored: never
+    with the invented synthetic deck unless asked for by name (RULES GFA-8, §6.1). Without an
+    owner's deck this raises `NeedsOwnerDeck`, whose message says how to enter it once."""
+    from .deck import DEFAULT, NeedsOwnerDeck
+
+    physical = Rules.options["physical"].coerce(options.get("physical", False))
+    if physical and options.get("deck", DEFAULT) == DEFAULT:
+        from .deckfile import default_path
+
+        if default_path() is None:
+            raise NeedsOwnerDeck
+    return options
+
+
 def __getattr__(name: str) -> Any:  # UI and BOTS are imported on first use (fast CLI start)
     if name == "UI":
         from .commands import GoodFortuneUI
@@ -29,4 +45,4 @@ def __getattr__(name: str) -> Any:  # UI and BOTS are imported on first use (fas
     raise AttributeError(name)
 
 
-__all__ = ["Rules", "UI", "BOTS"]
+__all__ = ["Rules", "UI", "BOTS", "table_options"]

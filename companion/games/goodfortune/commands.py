@@ -66,6 +66,10 @@ def _not_numbers(folded: str) -> set[str]:
 
 class GoodFortuneUI(GameUI):
     game: GoodFortune
+    # Several tiles declared in one line (« 2 5 7 9 11 13 15 17 21 »): the session plays them one
+    # by one; they are said back once, together, and the next prompt comes after the last
+    # (#17). (history length when parsed, the declarations, the events said back so far)
+    _batch: tuple[int, list[Declare], list[Event]] | None = None
     # --- understanding -----------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         folded = fold(text)
@@ -130,7 +134,25 @@ class GoodFortuneUI(GameUI):
                 acts.append(Act(Declare(n, charms[0] if charms else None)))
             else:
                 acts.append(Act(Declare(n)))
-        return acts[0] if len(acts) == 1 else Seq(acts)
+        if len(acts) == 1:
+            return acts[0]
+        self._batch = (len(match.history), [a.action for a in acts if isinstance(a, Act)], [])
+        return Seq(acts)
+
+    def _batch_next(self, match: Match[Any, Any]) -> Declare | None:
+        """The declaration of the line in hand that comes next and will be played, if any."""
+        if self._batch is None:
+            return None
+        start, items, _said = self._batch
+        done = len(match.history) - start
+        if not 0 < done <= len(items) or match.history[-1].action != items[done - 1]:
+            self._batch = None  # another line came between: the batch is over
+            return None
+        if done == len(items):
+            return None
+        nxt = items[done]
+        seat = match.current
+        return nxt if seat is not None and nxt in self.game.legal_actions(match.state, seat) else None
 
     # --- chance told by the table ---------------------------------------------------------------
     def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
@@ -276,6 +298,15 @@ class GoodFortuneUI(GameUI):
 
     # --- speaking -----------------------------------------------------------------------------------------
     def narrate(self, event: Event, match: Match[Any, Any]) -> list[Utterance]:
+        if event.type == "tile_declared" and self._batch is not None:
+            batch = self._batch
+            more = self._batch_next(match) is not None
+            if self._batch is not None:
+                batch[2].append(event)
+                if more:
+                    return []  # said with the rest of the line
+                self._batch = None  # the last of the line, or the next one will be refused
+                return narration.declared_together(batch[2], match)
         return narration.narrate(event, match)
 
     def help(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
@@ -327,6 +358,8 @@ class GoodFortuneUI(GameUI):
         state: State = match.state
         name = Raw(match.players[seat])
         if state.phase == "declare":
+            if self._batch is not None and self._batch_next(match) is not None:
+                return []  # the line in hand goes on: asked once it is all played
             if len(state.lines[0]) < HAND:
                 return [say("goodfortune.prompt.declare_line", player=name, n=len(state.lines[0]) + 1, earcon="turn")]
             return [say("goodfortune.prompt.declare_central", player=name, n=len(state.central) + 1, earcon="turn")]

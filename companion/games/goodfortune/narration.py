@@ -27,6 +27,27 @@ def end_msg(end: str) -> Msg:
     return Msg(f"goodfortune.end.{end}")
 
 
+def declared_together(events: list[Event], match: Match[Any, Any]) -> list[Utterance]:
+    """Tiles of the physical deal told in one line, said back once: one sentence for the lucky
+    line's tiles and one for the central line's (#17: nine numbers, one echo)."""
+    if len(events) == 1:
+        return narrate(events[0], match)
+    out: list[Utterance] = []
+    for zone in ("line", "central"):
+        evs = [e for e in events if e.data["zone"] == zone]
+        if not evs:
+            continue
+        tiles = tiles_msg([e.data["tile"] for e in evs])
+        numbers = [str(number_of(e.data["tile"])) for e in evs]
+        last = evs[-1].data["count"]
+        if zone == "line":
+            out.append(say("goodfortune.declared_line_many", player=Raw(match.players[0]), tiles=tiles,
+                           numbers=numbers, n=last))
+        else:
+            out.append(say("goodfortune.declared_central_many", tiles=tiles, numbers=numbers, n=last))
+    return out
+
+
 def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
     d = event.data
     names = match.players
@@ -45,9 +66,16 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         if d["zone"] == "line":
             return [say("goodfortune.declared_line", player=who(d["seat"]), tile=tile_msg(d["tile"]), n=d["count"])]
         return [say("goodfortune.declared_central", tile=tile_msg(d["tile"]), n=d["count"])]
+    # At a physical table the first player's line and the central line were just said back as
+    # the table told them: said once, not again when the game starts (#17).
+    told = bool(match.game.config.get("physical"))
     if t == "lucky_line_dealt":
+        if told and d["seat"] == 0:
+            return []
         return [say("goodfortune.lucky_line", player=who(d["seat"]), tiles=tiles_msg(d["tiles"]), n=len(d["tiles"]))]
     if t == "central_line_laid":
+        if told:
+            return []
         return [say("goodfortune.central_laid", tiles=tiles_msg(d["tiles"]))]
     if t == "medallion_taken":
         return [say("goodfortune.medallion_taken", player=who(d["seat"]), face=face_msg(d["face"]),
