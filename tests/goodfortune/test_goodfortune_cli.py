@@ -277,8 +277,7 @@ def test_a_deck_entered_once_is_used_from_then_on(tmp_path, capsys):
 # --- a physical table scores the real box's tiles, never the synthetic deck unasked (#17) ---------------
 def test_a_physical_game_without_an_owners_deck_says_how_to_enter_it(tmp_path):
     from companion.games.goodfortune import table_options
-    from companion.games.goodfortune.deck import NeedsOwnerDeck
-    from companion.games.goodfortune.deckfile import save, set_default
+    from companion.games.goodfortune.deckfile import NeedsOwnerDeck, save, set_default
     from companion.narration import catalog
 
     with pytest.raises(NeedsOwnerDeck) as exc:

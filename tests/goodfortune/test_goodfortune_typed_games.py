@@ -75,6 +75,8 @@ def test_nine_numbers_in_one_line_are_said_back_once(lang):
     session = Session("goodfortune", UI(rules), match, [Seat("Marie"), Seat("Paul")], lang=lang, out=lines.append)
     session.start()
     n = len(lines)
+    # RULES GFA-8: the invented deck at a real table is said to be wrong, with how to enter the box's
+    assert sum("companion goodfortune deck new" in line for line in lines[:n]) == 1
     session.handle("2 5 7 9 11 13 15 17 21", 0)
     assert len(match.state.lines[0]) == 9
     said = lines[n:]

@@ -22,7 +22,8 @@ def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
     keeps what they resolve to). At a physical table the real box's tiles are scored: never
     with the invented synthetic deck unless asked for by name (RULES GFA-8, §6.1). Without an
     owner's deck this raises `NeedsOwnerDeck`, whose message says how to enter it once."""
-    from .deck import DEFAULT, NeedsOwnerDeck
+    from .deck import DEFAULT
+    from .deckfile import NeedsOwnerDeck
 
     physical = Rules.options["physical"].coerce(options.get("physical", False))
     if physical and options.get("deck", DEFAULT) == DEFAULT:

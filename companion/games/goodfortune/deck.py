@@ -30,19 +30,6 @@ _SYNTHETIC_TILES = (
 ALL_PAIRS = frozenset(frozenset(p) for p in combinations(CHARMS, 2))
 
 
-class NeedsOwnerDeck(ValueError):
-    """A game at a physical table, and no deck of the owner's box to score it with: the
-    synthetic deck's charms and dice are not the box's (RULES GFA-8, §6.1). `msg` says, in the
-    player's language, how to enter the box's deck once."""
-
-    def __init__(self) -> None:
-        from companion.narration import Msg
-
-        super().__init__("at a physical table Good Fortune needs your box's tiles: enter them once with "
-                         "`companion goodfortune deck new FILE`, or play with -o deck=synthetic")
-        self.msg = Msg("goodfortune.error.physical_needs_deck")
-
-
 @dataclass(frozen=True)
 class Deck:
     name: str

@@ -18,6 +18,19 @@ from .deck import DEFAULT, SYNTHETIC, Deck, DeckError, make_deck, synthetic
 from .notation import NotationError, parse_tile
 
 
+class NeedsOwnerDeck(ValueError):
+    """A game at a physical table, and no deck of the owner's box to score it with: the
+    synthetic deck's charms and dice are not the box's (RULES GFA-8, §6.1). `msg` says, in the
+    player's language, how to enter the box's deck once."""
+
+    def __init__(self) -> None:
+        from companion.narration import Msg
+
+        super().__init__("at a physical table Good Fortune needs your box's tiles: enter them once with "
+                         "`companion goodfortune deck new FILE`, or play with -o deck=synthetic")
+        self.msg = Msg("goodfortune.error.physical_needs_deck")
+
+
 def parse_text(text: str, default_name: str) -> Deck:
     """A deck from the contents of a deck file (JSON or text)."""
     name = default_name

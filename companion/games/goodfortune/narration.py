@@ -60,6 +60,9 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         out = [say("goodfortune.started_synthetic" if d["deck"] == "synthetic" else "goodfortune.started_deck",
                    name=Raw(d["deck"]))]
         if d.get("physical"):
+            if d["deck"] == "synthetic":
+                # RULES GFA-8, §6.1: the invented tiles are not the box's; say how to enter the box's.
+                out.append(say("goodfortune.physical_synthetic", Priority.IMPORTANT))
             out.append(say("goodfortune.physical_deal", player=who(0), earcon="question"))
         return out
     if t == "tile_declared":
