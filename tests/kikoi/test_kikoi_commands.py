@@ -250,3 +250,26 @@ def test_physical_table_typed_through_the_session():
             owner = line[1:line.index("]")]
             hand = hands[NAMES.index(owner)]
             assert any(h.split()[0].capitalize() in line for h in hand)
+
+
+# --- misspelt KIKOI names are understood by the shared close matching (#17) ------------------------------
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_misspelt_names_are_understood_through_the_session(lang):
+    rules = Rules()
+    match = Match(rules, NAMES, seed=1)
+    match.state = State(4, (toks("kigliss-eat", "kimouss-eat", "kiboss-eat"), toks("kigliss-sleep", "kimouss-house"),
+                            toks("kimouss-sleep"), ()), toks("kiboucle-eat"), (), 3, 0, 0, ASK, 0)
+    lines: list[str] = []
+    s = Session("kikoi", UI(rules), match, [Seat(n) for n in NAMES], lang=lang, out=lines.append)
+    s.start()
+    ask = {"fr": "demande à Bob le kiglis qui dort", "en": "ask Bob for kiglis sleep"}[lang]
+    s.handle(ask, 0)  # « kiglis » for KIGLISS: Bob gives it, the window opens
+    assert match.state.phase == "pirate" and match.state.pending[0] == T("kigliss-sleep")
+    for seat in match.state.queue[:-1]:
+        s.handle("passe" if lang == "fr" else "pass", seat)
+    assert match.current == 3 and match.legal(3) == [Pirate(True), Pirate(False)]
+    s.handle("kipira !", 3)  # a close spelling of « kipirat »: Denis steals
+    assert T("kigliss-sleep") in match.state.boards[3] and match.state.pirate is None
+    assert match.current == 1  # RULES KIA-9: Alice's turn ends; Bob, on her left, plays
+    s.handle({"fr": "Alice, le kimous qui dort ?", "en": "Alice, kimous sleep?"}[lang], 1)
+    assert any(e.type == "asked" and e.data["token"] == "kimouss-sleep" for e in match.history[-1].events)

@@ -41,7 +41,7 @@ from .rules import (
 from .rules import (
     Ask as AskAction,
 )
-from .tokens import KIKOI, MOMENTS, RED, token_from_id, token_id, white
+from .tokens import KIKOI, KIPIRAT, MOMENTS, RED, token_from_id, token_id, white
 
 # The words are data: `companion/phrases/<lang>/kikoi.json` ("words"), every language at once;
 # "tout le monde" / "everyone" comes from the shared table.
@@ -112,7 +112,8 @@ class KikoiUI(GameUI):
         phase = state.phase
         legal = self.game.legal_actions(state, seat) if match.current == seat else []
         if phase == PIRATE:
-            if _has(folded, words("steal")):
+            # « kipirat », or a close spelling of it (« kipira », « kipirrat »), steals
+            if _has(folded, words("steal")) or KIPIRAT in found.reds:
                 return Act(Pirate(True))
             if _has(folded, words("let_pass")):
                 return Act(Pirate(False))
