@@ -418,3 +418,36 @@ def test_physical_draw_of_red_tokens():
     assert exc.value.code == "out_of_game"
     ev = m.play(A, Drew(KIPIRAT))
     assert [e.type for e in ev if e.to == (A,)] == ["kipirat_drawn"] and m.state.pirate == A
+
+
+def test_red_tokens_wait_for_the_table_after_a_physical_deal():
+    """RULES KI-1, KI-3: out of the bag for the deal, in on the table's word; nothing else meanwhile."""
+    m = Match(Rules(physical=True), ["A", "B", "C"], seed=1)
+    hands = [["kiboss-house", "kigliss-eat", "kigratt-house", "kimouss-eat"],
+             ["kiboss-sleep", "kigratt-eat", "kiboucle-house", "kimouss-bike"],
+             ["kimouss-sleep", "kigratt-bike", "kiboucle-eat", "kiboss-bike"]]
+    with pytest.raises(IllegalAction) as exc:
+        m.play(A, Drew(KIPIRAT))
+    assert exc.value.code == "red_in_deal"
+    for seat, hand in enumerate(hands):
+        for tid in hand:
+            m.play(seat, Drew(T(tid)))
+    assert m.state.phase == REDS and m.current == A and len(m.state.bag) == 13
+    assert set(m.state.out) == {KIKONK, KITOURN, KIPIRAT}
+    for action in (Ask(B, T("kiboss-eat")), Drew(T("kigliss-sleep")), Pass()):
+        with pytest.raises(IllegalAction) as exc:
+            m.play(A, action)
+        assert exc.value.code == "wrong_phase" and exc.value.detail["phase"] == REDS
+    rules = m.game
+    assert rules.action_from_json(rules.action_to_json(RedsIn())) == RedsIn()
+    m.play(A, RedsIn())
+    assert m.state.phase == ASK and len(m.state.bag) == 16 and not m.state.out
+    with pytest.raises(IllegalAction) as exc:
+        m.play(A, RedsIn())
+    assert exc.value.code == "wrong_phase"
+    # without red tokens the game starts as soon as the deal is told
+    m2 = Match(Rules(physical=True, red_tokens=False), ["A", "B", "C"], seed=1)
+    for seat, hand in enumerate(hands):
+        for tid in hand:
+            m2.play(seat, Drew(T(tid)))
+    assert m2.state.phase == ASK and len(m2.state.bag) == 13

@@ -62,8 +62,9 @@ m("kikoi.started_physical", "Start of a game at a physical table: the players dr
   "Les 5 KIKOI à la table, {n} joueurs. Chacun tire {deal} jetons du sac et me les dit. {first} commencera.",
   "The 5 KIKOI at the table, {n} players. Each of you draws {deal} tokens from the bag and tells me. {first} will start.",
   ("KIKOI à la table, {n} joueurs, {deal} jetons.", "KIKOI at the table, {n} players, {deal} tokens."))
-m("kikoi.red_on", "The red tokens are in the bag this game.", "Les jetons rouges sont dans le sac : Kikonk, Kitourn et Kipirat.",
-  "The red tokens are in the bag: Kikonk, Kitourn and Kipirat.", ("Rouges : oui.", "Red: yes."))
+m("kikoi.red_on", "The red tokens are used this game (the companion puts them into the bag after its deal, RULES KI-3).",
+  "Avec les jetons rouges : Kikonk, Kitourn et Kipirat, mis dans le sac après la distribution.",
+  "With the red tokens: Kikonk, Kitourn and Kipirat, put into the bag after the deal.", ("Rouges : oui.", "Red: yes."))
 m("kikoi.red_off", "The red tokens are not used this game.", "Sans jetons rouges.", "No red tokens.", ("Rouges : non.", "Red: no."))
 m("kikoi.dealt", "Said privately: the tokens dealt to this player. {n}: count, {tokens}: a list.",
   ("Ton jeton : {tokens}.", "Tes {n} jetons : {tokens}."), ("Your token: {tokens}.", "Your {n} tokens: {tokens}."))
@@ -225,7 +226,8 @@ m("kikoi.prompt.answer", "Physical table: the asked player must say whether they
   "{player}, {asker} te demande {token}. Tu le donnes ? « je donne » ou « non ».",
   "{player}, {asker} asks you for {token}. Do you give it? \"I give\" or \"no\".", ("{player}, tu donnes ?", "{player}, give?"))
 m("kikoi.prompt.deal", "Physical table: a player must tell the tokens they draw at the deal.",
-  "{player}, tire {n} jetons et dis-les-moi, un par un.", "{player}, draw {n} tokens and tell me each one.")
+  ("{player}, tire {n} jeton et dis-le-moi.", "{player}, tire {n} jetons et dis-les-moi, un par un."),
+  ("{player}, draw {n} token and tell me which.", "{player}, draw {n} tokens and tell me each one."))
 m("kikoi.prompt.draw", "Physical table: the asker must draw and tell the token.",
   "{player}, pioche vite un jeton et dis-moi lequel.", "{player}, draw a token quickly and tell me which.",
   ("{player}, pioche.", "{player}, draw."))
@@ -273,6 +275,34 @@ REFUSALS = {
 }
 for code, (fr, en) in REFUSALS.items():
     m(f"kikoi.refused.{code}", f"Refusal, said to the player alone (code {code}); never says whose board a token is on.", fr, en)
+# #17: the red tokens go into the bag after a physical deal (RULES KI-1, KI-3); a secret KIPIRAT
+# said inside the board's first line.
+m("kikoi.board_count_secret", "The start of the board reading of the player who secretly holds the KIPIRAT, in one line "
+  "(one more line would show on a shared screen). {n}: tokens on it.",
+  ("Ton plateau : {n} jeton, et le Kipirat en secret.", "Ton plateau : {n} jetons, et le Kipirat en secret."),
+  ("Your board: {n} token, and the Kipirat, secretly.", "Your board: {n} tokens, and the Kipirat, secretly."),
+  (("{n} jeton, et le Kipirat.", "{n} jetons, et le Kipirat."), ("{n} token, and the Kipirat.", "{n} tokens, and the Kipirat.")))
+m("kikoi.red_aside", "Physical table, at the start (RULES KI-1): the red tokens stay out of the bag during the deal.",
+  "Jetons rouges : laissez-les hors du sac pendant la distribution ; je dirai quand les y mettre.",
+  "Red tokens: keep them out of the bag for the deal; I will say when to put them in.",
+  ("Rouges : hors du sac pour l'instant.", "Reds: out of the bag for now."))
+m("kikoi.reds_due", "Physical table, after the deal (RULES KI-3): now the red tokens go into the bag.",
+  "Tout le monde a ses jetons. Mettez maintenant les trois jetons rouges dans le sac : Kikonk, Kitourn et Kipirat.",
+  "Everyone has their tokens. Now put the three red tokens into the bag: Kikonk, Kitourn and Kipirat.",
+  ("Rouges dans le sac, maintenant.", "Reds into the bag, now."))
+m("kikoi.prompt.reds", "Physical table: the table says when the red tokens are in the bag. {player}: who answers for the table.",
+  "{player}, dis « prêt » quand les jetons rouges sont dans le sac.", "{player}, say \"ready\" when the red tokens are in the bag.",
+  ("{player}, rouges dans le sac ? « Prêt » ?", "{player}, reds in? \"Ready\"?"))
+m("kikoi.reds_in", "Physical table: the red tokens are in the bag; play begins.",
+  "Les jetons rouges sont dans le sac.", "The red tokens are in the bag.", ("Rouges dans le sac.", "Reds in the bag."))
+m("kikoi.help.reds", "Physical table: help while the red tokens go into the bag.",
+  "Mets les trois jetons rouges dans le sac (Kikonk, Kitourn, Kipirat), puis dis « prêt ».",
+  "Put the three red tokens into the bag (Kikonk, Kitourn, Kipirat), then say \"ready\".")
+m("kikoi.status.reds", "Status during the phase reds. {player}: who acts, {turn}: whose turn, {n}: tokens in the bag.",
+  "Les jetons rouges vont dans le sac ; {player} dit « prêt » quand c'est fait. Sac : {n}.",
+  "The red tokens go into the bag; {player} says \"ready\" when it is done. Bag: {n}.")
+m("kikoi.phase.reds", "What is expected now, named in a refusal (phase reds).",
+  "les jetons rouges dans le sac", "the red tokens in the bag")
 OPTIONS = {
     "physical": ("Jeu à une vraie table : les joueurs me disent les jetons tirés et les réponses.",
                  "Play at a real table: players tell me the tokens drawn and the answers."),
@@ -289,6 +319,10 @@ OPTIONS = {
     "announce_boards": ("Après le Kitourn, dire à chacun son nouveau plateau.", "After the Kitourn, tell each player their new board."),
     "repeat_public_log": ("Mode facile : on peut réentendre les événements.", "Easier mode: the events can be heard again."),
     "first": ("Le joueur qui commence (numéro de place, à partir de 0).", "The player who starts (seat number, from 0)."),
+    "kipirat_window": ("Qui est interrogé sur le Kipirat quand un jeton passe : tout le monde (à plusieurs, pour que "
+                       "personne ne sache qui l'a), ou seulement celui qui l'a (un seul humain avec des robots).",
+                       "Who is asked about the Kipirat when a token passes: everyone (several people, so nobody "
+                       "learns who holds it), or only its holder (one human with bots)."),
 }
 for key, (fr, en) in OPTIONS.items():
     m(f"kikoi.option.{key}", f"Help of the game option {key}.", fr, en)
