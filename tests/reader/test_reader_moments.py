@@ -157,11 +157,13 @@ def test_a_token_the_game_does_not_expect_is_not_acted_on():
     for seat in range(3):
         for m in ("house", "eat", "bike", "forest"):
             ev(s, placed(f"kikoi:{['kimouss', 'kigratt', 'kigliss'][seat]}-{m}", slot=len(s.match.history) % 4))
-    assert s.match.state.phase == "ask" and len(s.match.history) == 12
+    assert s.match.state.phase == "reds" and len(s.match.history) == 12  # RULES KI-3: the red tokens go in
+    s.handle("prêt")
+    assert s.match.state.phase == "ask" and len(s.match.history) == 13
     ev(s, placed("kikoi:kiboss-eat"))  # a request is due, not a token
-    assert printed[-1] == "[Marie] Je n'attends pas de jeton maintenant." and len(s.match.history) == 12
+    assert printed[-1] == "[Marie] Je n'attends pas de jeton maintenant." and len(s.match.history) == 13
     ev(s, placed("kikoi:kimouss-sleep", slot=1))  # still in the bag, but no draw is due
-    assert len(s.match.history) == 12
+    assert len(s.match.history) == 13
 
 
 def test_specs_and_pairs_file(tmp_path, monkeypatch):

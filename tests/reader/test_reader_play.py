@@ -12,7 +12,7 @@ import pytest
 from companion.adapters.reader import TokenReader
 from companion.core import Match, find
 from companion.games.kikoi import narration
-from companion.games.kikoi.rules import ALL, Ask, Drew, Pass, Pirate, Reply
+from companion.games.kikoi.rules import ALL, Ask, Drew, Pass, Pirate, RedsIn, Reply
 from companion.games.kikoi.tokens import token_id
 from companion.narration import catalog
 from companion.reader.play import ReaderPlay
@@ -64,6 +64,8 @@ def typed(match: Match, seat: int, action: object) -> str:
         return f"{who}: {'oui' if action.give else 'non'}"
     if isinstance(action, Pirate):
         return f"{who}: {'je vole' if action.steal else 'je laisse passer'}"
+    if isinstance(action, RedsIn):  # RULES KI-3: the red tokens are in the bag after the deal
+        return f"{who}: prêt"
     assert isinstance(action, Pass)
     return f"{who}: je passe"
 
