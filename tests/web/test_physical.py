@@ -37,6 +37,7 @@ def test_kipirat_typed_on_annes_page_is_heard_by_anne_only() -> None:
         # the deal, each player telling their token on their own page (RULES KI-2)
         for seat, token in enumerate((0, 5, 10)):  # Kimouss, Kigratt, Kigliss "in the house"
             type_on(seat, said(token))
+        type_on(0, "prêt")  # RULES KI-3: the red tokens are in the bag now
         type_on(0, f"demande à Bruno {said(1)}")  # Bruno has no Kimouss
         type_on(1, "non")
         assert match.state.phase == "draw"
