@@ -10,8 +10,10 @@ Readings (Lichess blind mode): "ligne 3"/"row 3", "colonne C"/"column C", "E5", 
 "jetons"/"tokens", "plateau"/"board", "en nombres"/"as numbers" or "chiffre par
 chiffre"/"digit by digit" (how lines are read), "coups"/"moves" (how many), "indice"/"hint"
 (a little more each time), "solution".
-Physical table: "ligne 1 : 5 3 6 5 0 2 3 0 1 8" enters a row, "commencer"/"start" starts,
-"pas de solution"/"no solution" declares (TA-7 R3).
+Physical table: "ligne 1 : 5 3 6 5 0 2 3 0 1 8" enters a row; the digit of a token drawn from
+the bag (« sept », "jeton 7", or the token on the reader) goes in the next cell (the chance told
+by the table: `chance` / `told`); "commencer"/"start" starts, "pas de solution"/"no solution"
+declares (TA-7 R3).
 
 The words are data: `companion/phrases/<lang>/kissa.json` (operators, directions, query and
 answer words), and the shared readers of `companion.phrases` read numbers in words, places in
@@ -43,7 +45,18 @@ from companion.phrases import (
 from . import narration
 from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, token_value, value_of
 from .narration import direction, equation_msg, number_msg
-from .rules import ENTRY, OVER, Declare, EnterRow, Kissa, Move, StartPlay, State, tokens_left
+from .rules import (
+    ENTRY,
+    OVER,
+    Declare,
+    EnterRow,
+    Kissa,
+    Move,
+    PlaceToken,
+    StartPlay,
+    State,
+    tokens_left,
+)
 
 OPS = {"plus": "op_plus", "times": "op_times", "equals": "op_eq"}
 
@@ -293,7 +306,7 @@ class KissaUI(GameUI):
         if not folded or _unreadable_number(text):
             return None
         if state.phase == ENTRY:
-            got = self._parse_entry(text, match, seat)
+            got = self.told(text, match, seat) or self._parse_entry(text, match, seat)
             if got is not None:
                 return got
         eq = parse_equation(text)
@@ -354,6 +367,27 @@ class KissaUI(GameUI):
                 out.append(str(value))
         joined = "".join(out)
         return joined if joined else None
+
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """While a physical board is entered: the digit of the next token drawn from the bag,
+        `0`…`9` (RULES T-1: the tokens fill the cells in draw order, row by row); [] otherwise."""
+        return [str(a.digit) for a in match.legal(seat) if isinstance(a, PlaceToken)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A token told: its digit (`7`, « sept », « jeton 7 ») goes in the next cell; the
+        next row whole, as RULES §7 writes it (`5365023018`, `.` for an empty cell)."""
+        if not self.chance(match, seat):
+            return None
+        state: State = match.state
+        text = outcome.strip()
+        if re.fullmatch(rf"[0-9.]{{{SIZE}}}", text):
+            return Act(EnterRow(state.rows.index(False), text))
+        said = [t for t in fold(text).split() if t not in words("token")]
+        digits = self._digits(said) if len(said) == 1 else None
+        if digits is None or len(digits) != 1 or digits == ".":
+            return None
+        return Act(PlaceToken(int(digits)))
 
     def _parse_query(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state

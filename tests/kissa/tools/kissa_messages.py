@@ -76,6 +76,10 @@ m("kissa.entry_started", "Physical table: the players now enter their own board,
   terse=("Saisie du plateau : ligne 1 ?", "Board entry: row 1?"))
 m("kissa.row_entered", "A row of the physical board, read back. {row}: its number; {digits}: its ten cells.",
   "Ligne {row} : {digits}.", "Row {row}: {digits}.")
+m("kissa.token_placed", "Physical table: a token drawn from the bag and told, laid in the next cell (RULES T-1). {cell}: where; {digit}: its digit; {n}: cells left in that row.",
+  "{cell} : {digit}.", "{cell}: {digit}.",
+  verbose=(("{cell} : {digit}. Encore {n} case sur cette ligne.", "{cell} : {digit}. Encore {n} cases sur cette ligne."),
+           ("{cell}: {digit}. {n} cell left in this row.", "{cell}: {digit}. {n} cells left in this row.")))
 m("kissa.rows_missing", "Rows of the physical board still to enter. {rows}: their numbers.",
   ("Reste la ligne {rows}.", "Restent les lignes {rows}."), ("Row {rows} is left.", "Rows {rows} are left."),
   terse=(("Reste {rows}.", "Restent {rows}."), ("Left: {rows}.", "Left: {rows}.")))
@@ -210,8 +214,8 @@ m("kissa.digit_nowhere", "A digit that is no longer on the board. {digit}.", "Il
 m("kissa.digit_where", "Where a digit is. {digit}; {n}: how many; {cells}: their cells.",
   ("Un seul {digit}, en {cells}.", "{n} fois le {digit} : {cells}."), ("One {digit}, at {cells}.", "{n} {digit}s: {cells}."))
 m("kissa.help_entry", "Help while the physical board is entered.",
-  "Dicte une ligne : « ligne 1 : 5 3 6 5 0 2 3 0 1 8 », « vide » pour une case vide. Redicte une ligne pour la corriger ; « ligne 1 » la relit. Quand tout est juste, dis « commencer », ou « commencer, Anne commence ».",
-  "Say a row: \"row 1: 5 3 6 5 0 2 3 0 1 8\", \"empty\" for an empty cell. Say a row again to correct it; \"row 1\" reads it back. When all is right, say \"start\", or \"start, Anne begins\".")
+  "Dicte une ligne : « ligne 1 : 5 3 6 5 0 2 3 0 1 8 », « vide » pour une case vide. Ou dis le chiffre de chaque jeton tiré du sac, un à la fois : il va dans la case suivante. Redicte une ligne pour la corriger ; « ligne 1 » la relit. Quand tout est juste, dis « commencer », ou « commencer, Anne commence ».",
+  "Say a row: \"row 1: 5 3 6 5 0 2 3 0 1 8\", \"empty\" for an empty cell. Or say the digit of each token drawn from the bag, one at a time: it goes in the next cell. Say a row again to correct it; \"row 1\" reads it back. When all is right, say \"start\", or \"start, Anne begins\".")
 m("kissa.help_move", "Help on your turn: how to play a move.",
   "Annonce trois nombres : « 10 en A1 plus 29 en C4 vers le bas égale 39 en E2 », ou « 10 plus 29 égale 39 » si ces nombres ne sont qu'à un endroit. « fois » pour une multiplication, doublée.",
   "Name three numbers: \"10 at A1 plus 29 at C4 down equals 39 at E2\", or \"10 plus 29 equals 39\" when each is in one place only. \"times\" for a multiplication, which counts double.")
@@ -241,6 +245,8 @@ R = [
     ("bad_row", "A row number out of 1 to 10. {row}.", "Il n'y a pas de ligne {row} : les lignes vont de 1 à 10.", "There is no row {row}: rows go from 1 to 10."),
     ("bad_row_digits", "A row that is not ten digits or empty cells. {row}; {digits}.", "La ligne {row} doit avoir dix chiffres ou cases vides.", "Row {row} needs ten digits or empty cells."),
     ("board_incomplete", "Play cannot start: rows are missing. {rows}: their numbers.", "Il manque encore des lignes : {rows}.", "Rows are still missing: {rows}."),
+    ("board_complete", "A token told when every row is entered.", "Toutes les lignes sont saisies : corrige une ligne en la redictant, ou dis « commencer ».", "Every row is entered: correct a row by saying it again, or say \"start\"."),
+    ("bad_token", "A token that is not a digit from 0 to 9. {digit}.", "Un jeton porte un chiffre de 0 à 9.", "A token bears a digit from 0 to 9."),
     ("bad_first_player", "The player named to start does not exist.", "Ce joueur n'existe pas.", "There is no such player."),
     ("board_not_ready", "A move before the physical board is entered.", "Le plateau n'est pas encore saisi : dicte les lignes, puis « commencer ».", "The board is not entered yet: say the rows, then \"start\"."),
     ("declare_physical_only", "Declaring no solution is for a physical table; here the companion knows when no move is left.", "Je vois le plateau : tant qu'un coup existe, cherche encore. Dis « indice » pour un indice.", "I hold the board: while a move exists, keep looking. Say \"hint\" for a hint."),
