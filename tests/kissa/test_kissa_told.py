@@ -100,3 +100,35 @@ def test_random_entries_of_tokens_and_rows_always_end_with_a_complete_board():
             else:
                 m.play(0, ui.told(rng.choice(ui.chance(m, 0)), m, 0).action)
         assert m.state.cursor == 0 and ui.chance(m, 0) == []
+
+
+def test_a_save_with_told_tokens_resumes_where_the_tokens_were(tmp_path):
+    """`companion play kissa -o physical=true`: a row and three tokens typed, quit; `resume`
+    rebuilds the board from the save alone and the next token goes in the next cell."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from companion import journal as jr
+
+    binary = Path(sys.executable).parent / "companion"
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+    path = tmp_path / "game.jsonl"
+    r = subprocess.run([str(binary), "play", "kissa", "-o", "physical=true", "--players", "Anne,Alain",
+                        "--journal", str(path)], input="ligne 1 : 1 2 3 4 5 6 7 8 9 0\n7\nhuit\njeton 9\nquit\n",
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    saved = jr.read(path)
+    assert saved.start["schema"] == 2
+    assert [a["action"] for a in saved.actions][1:] == [{"type": "token", "digit": d} for d in (7, 8, 9)]
+    r = subprocess.run([str(binary), "resume", str(path)], input="1\nquit\n",
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "C2 : 9." in r.stdout and "D2 : 1." in r.stdout, r.stdout[-1500:]
+    game = Rules(physical=True)
+    m = Match(game, ["Anne", "Alain"], 1)
+    for a in jr.read(path).actions:
+        m.play(a["seat"], game.action_from_json(a["action"]))
+    assert board_rows(m.state.board)[:2] == ["1234567890", "7891......"]
