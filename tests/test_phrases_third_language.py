@@ -85,6 +85,7 @@ def test_2kissa10_in_a_third_language_needs_only_its_tables():
         row = ui.parse("vico 7", match, 0)
         assert isinstance(row, Answer) and row.command == "row"
         assert ui.parse("kie estas la 9", match, 0).command == "digit"
+        assert ui.parse("kie estas la 9oj", match, 0).command == "digit"  # a plural ending of the table
         assert understand(ui, "poentoj", match, 0)[:2] == ("answer", "status")
         question = ui.parse("10 plus 29 egalas 39", match, 0)  # 29 is at C4 and at A7: which one?
         assert isinstance(question, Ask)

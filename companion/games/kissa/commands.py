@@ -278,11 +278,16 @@ def _as_numbers(digits: str) -> str:
     return ", ".join(["0"] * zeros + ([rest] if rest else []))
 
 
+@tables.cached
+def _plural_endings() -> tuple[str, ...]:
+    """How a plural ends ("s": "the 7s", "nines"), from the tables' `plural_endings`."""
+    return tables.words("kissa", "plural_endings")
+
+
 def _digit_named(word: str) -> int | None:
-    """The digit a word names in « où sont les 7 » / "where are the nines" (a plural s dropped)."""
-    for w in (word, word[:-1] if word.endswith("s") else None):
-        if not w:
-            continue
+    """The digit a word names in « où sont les 7 » / "where are the nines" (a plural ending dropped)."""
+    bare = [word[: -len(e)] for e in _plural_endings() if word.endswith(e) and len(word) > len(e)]
+    for w in (word, *bare):
         if w.isdecimal():
             return int(w) if len(w) == 1 else None
         value = 0 if w in _zero_words() else None if is_ordinal(w) else read_number(w)
@@ -423,7 +428,7 @@ class KissaUI(GameUI):
                 return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat), "around")
             return self._answer(seat, self.read_around(board, cell, seat), "around")
         k = _after(tokens, words("where"))
-        asked = re.fullmatch(r"(\d)s", folded)
+        asked = len(tokens) == 1 and folded[:1].isdecimal() and folded[1:] in _plural_endings()  # "7s"
         if ((k is not None and k < len(tokens)) or asked) and not find_cell(folded):
             digit = _digit_named(tokens[-1])
             if digit is not None:
