@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.phrases import cached, groups, number_at, words
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
@@ -61,48 +63,39 @@ from .tiles import (
     parse_segments,
 )
 
-NUMBER_WORDS = {
-    "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4,
-    "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
-    "neuf": 9, "nine": 9, "dix": 10, "ten": 10, "onze": 11, "eleven": 11, "douze": 12,
-    "twelve": 12, "premiere": 1, "premier": 1, "first": 1, "deuxieme": 2, "second": 2,
-    "troisieme": 3, "third": 3,
-}
-FILLER = {"la", "le", "l", "les", "de", "du", "des", "a", "au", "the", "my", "ma", "mon", "mes",
-          "tile", "tuile", "heure", "heures", "h", "o", "clock", "oclock", "to", "vers", "toward",
-          "towards", "en", "at", "on", "sur", "cell", "case", "numero", "number", "no"}
 
-WORDS = {
-    "hand": ("main", "hand", "mes tuiles", "my tiles", "tuiles", "tiles"),
-    "tile": ("tuile", "tile"),
-    "number": ("numero", "number"),
-    "cell": ("case", "cell", "ou suis je", "where am i", "curseur", "cursor"),
-    "go": ("va", "vas", "aller", "go", "move", "bouge"),
-    "ends": ("bouts", "bout", "extremites", "ends", "open ends"),
-    "path": ("chemin", "ligne", "path", "line"),
-    "where": ("ou", "where"),
-    "board": ("plateau", "paterne", "board", "pattern"),
-    "score": ("score", "scores", "points"),
-    "bag": ("sac", "bag", "pioche"),
-    "hint": ("indice", "hint", "aide moi", "idee"),
-    "best": ("meilleur", "meilleur coup", "best", "best play"),
-    "moves": ("coups", "moves", "coups possibles", "legal moves"),
-    "take": ("prends", "prend", "choisis", "take", "pick", "choose"),
-    "here": ("ici", "here", "pose", "place", "put", "en", "at", "sur"),
-    "turn": ("tourne", "turn", "rotate", "pivote", "suivante", "next"),
-    "remove": ("retire", "enleve", "remove", "back", "take back"),
-    "draft": ("brouillon", "draft", "mon coup", "my play"),
-    "clear": ("efface", "clear", "cancel", "abandonne"),
-    "play": ("joue", "valide", "confirme", "play", "confirm", "done", "fini"),
-    "exchange": ("echange", "echanger", "exchange", "swap"),
-    "pass": ("passe", "je passe", "pass"),
-}
-ALL_WORDS = {"tout", "toutes", "all", "everything"}
-BOARD_FILLER = {"pres", "autour", "near", "around", "de", "du", "d", "of", "la", "le", "en", "at", "case", "cell"}
-RING_WORDS = {"anneau", "ring", "cercle", "tour"}
-# line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight
-SHAPE_WORDS = {"petit": 1, "short": 1, "grand": 2, "wide": 2, "large": 2, "droite": 3, "droit": 3,
-               "straight": 3, "ligne": 3}
+class _Words(Mapping[str, tuple[str, ...]]):
+    """The command words (`words` of `companion/phrases/<lang>/kaliko.json`, every language
+    merged and folded), read live: a language added as data is understood at once."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return groups("kaliko", "words")[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(groups("kaliko", "words"))
+
+    def __len__(self) -> int:
+        return len(groups("kaliko", "words"))
+
+
+WORDS = _Words()
+
+
+def vocab(key: str) -> frozenset[str]:
+    """One of Kaliko's word lists (filler, all, near, ring, at...), every language, folded."""
+    return _vocab(key)
+
+
+@cached
+def _vocab(key: str) -> frozenset[str]:
+    return frozenset(words("kaliko", key))
+
+
+@cached
+def _shape_words() -> dict[str, int]:
+    """Line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight."""
+    gap = {"short": 1, "wide": 2, "straight": 3}
+    return {w: gap[k] for k, ws in groups("kaliko", "shapes").items() for w in ws if k in gap}
 
 
 @dataclass
@@ -115,9 +108,9 @@ class Draft:
 
 
 def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return NUMBER_WORDS.get(word)
+    """A number said as one word, digits or words of any language (the shared reader)."""
+    value, used = number_at([word], 0)
+    return value if used else None
 
 
 def _answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
@@ -226,7 +219,7 @@ class KalikoUI(GameUI):
         return Answer(self.describe_cell(match, seat, self.cursor.get(seat, (0, 0))))
 
     def _cmd_go(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        words = [w for w in rest if w not in FILLER]
+        words = [w for w in rest if w not in vocab("filler")]
         if len(words) == 1 and words[0].isdigit() and edge_of_clock(int(words[0])) is not None:
             q, r = self.cursor.get(seat, (0, 0))
             e = edge_of_clock(int(words[0]))
@@ -290,7 +283,7 @@ class KalikoUI(GameUI):
 
     def _cmd_path(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         board = self._board(match, seat)
-        hour = _first_number([w for w in rest if w not in FILLER])
+        hour = _first_number([w for w in rest if w not in vocab("filler")])
         cell = self.cursor.get(seat, (0, 0))
         c = cell_id(*cell)
         e = edge_of_clock(hour) if hour is not None else None
@@ -342,14 +335,14 @@ class KalikoUI(GameUI):
 
     def _cmd_board(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         """A summary first; "plateau près de 3h1 [anneau 2]" ring by ring; "plateau tout" all."""
-        words = [w for w in rest if w not in BOARD_FILLER]
-        if any(w in ALL_WORDS for w in words):
+        words = [w for w in rest if w not in vocab("near")]
+        if any(w in vocab("all") for w in words):
             out = [_answer("kaliko.board", seat, n=len(match.state.board))]
             out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
             return Answer(out)
         ring: int | None = None
         for i, w in enumerate(words[:-1]):
-            if w in RING_WORDS and _number(words[i + 1]) is not None:
+            if w in vocab("ring") and _number(words[i + 1]) is not None:
                 ring = _number(words[i + 1])
                 words = words[:i] + words[i + 2 :]
                 break
@@ -487,10 +480,10 @@ class KalikoUI(GameUI):
             colour = colour_of_word(w)
             if colour:
                 wanted.append((colour, None))
-            elif w in SHAPE_WORDS and wanted and wanted[-1][1] is None:
-                wanted[-1] = (wanted[-1][0], SHAPE_WORDS[w])
-            elif w in SHAPE_WORDS:
-                wanted.append((None, SHAPE_WORDS[w]))
+            elif w in _shape_words() and wanted and wanted[-1][1] is None:
+                wanted[-1] = (wanted[-1][0], _shape_words()[w])
+            elif w in _shape_words():
+                wanted.append((None, _shape_words()[w]))
         if not wanted:
             return None
         placed = {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
@@ -503,13 +496,13 @@ class KalikoUI(GameUI):
         return None
 
     def _cmd_here(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        words = [w for w in rest if w not in FILLER]
+        words = [w for w in rest if w not in vocab("filler")]
         d = self._draft(match, seat)
         selected = d.selected
         # The whole of what follows is read as a cell first ("en 1 h 1 puis 3 h 1", as the
         # companion says it); only if that fails, "pose 2 en 3h1": a tile position, then the cell.
         cell = _cell_from(words, raw) if words else self.cursor.get(seat, (0, 0))
-        if cell is None and len(rest) >= 3 and rest[0].isdigit() and rest[1] in ("en", "at", "sur", "on"):
+        if cell is None and len(rest) >= 3 and rest[0].isdigit() and rest[1] in vocab("at"):
             tile = self._hand_tile(match, seat, int(words[0]))
             after = raw.split(None, 1)[1] if len(raw.split(None, 1)) > 1 else ""
             cell = _cell_from(words[1:], after) if tile else None
@@ -549,7 +542,7 @@ class KalikoUI(GameUI):
         return Answer(self._draft_report(match, seat))
 
     def _orient(self, match: Match[Any, Any], seat: int, colour: str | None, rest: list[str]) -> Intent | None:
-        hour = _first_number([w for w in rest if w not in FILLER])
+        hour = _first_number([w for w in rest if w not in vocab("filler")])
         e = edge_of_clock(hour) if hour is not None else None
         d = self._draft(match, seat)
         if colour is None or e is None:
@@ -606,7 +599,7 @@ class KalikoUI(GameUI):
 
     def _cmd_exchange(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         hand = self._hand(match, seat)
-        if any(w in ALL_WORDS for w in rest):
+        if any(w in vocab("all") for w in rest):
             return Act(Exchange(tuple(sorted(hand))))
         picks = []
         for w in rest:
@@ -750,11 +743,12 @@ def hex_ring(centre: tuple[int, int], k: int) -> list[tuple[int, int]]:
     return sorted(cells, key=angle)
 
 
-def _first_number(words: list[str]) -> int | None:
-    for w in words:
-        n = _number(w)
-        if n is not None:
-            return n
+def _first_number(tokens: list[str]) -> int | None:
+    """The first number said, in digits or in words (« vingt et un »), of any language."""
+    for i in range(len(tokens)):
+        value, used = number_at(tokens, i)
+        if used:
+            return value
     return None
 
 
@@ -764,7 +758,7 @@ def _cell_from(words: list[str], raw: str) -> tuple[int, int] | None:
     if m:
         a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
         return int(a), int(b)
-    return parse_cell(" ".join(_rejoin_hours([w for w in words if w not in FILLER])))
+    return parse_cell(" ".join(_rejoin_hours([w for w in words if w not in vocab("filler")])))
 
 
 _HOURS = re.compile(r"^\d{1,2}$")
@@ -774,7 +768,8 @@ _AXIAL_IN = re.compile(r"\(\s*(-?\d+)\s*[,;]\s*(-?\d+)\s*\)|(?<![\dh])(-?\d+)\s*
 def _rejoin_hours(words: list[str]) -> list[str]:
     """Folded speech "3 h 2" or "3 2" (hour, steps) -> "3h2"; "3h2" kept."""
     out: list[str] = []
-    nums = [w for w in words if w not in ("h", "heure", "heures", "et", "then", "puis")]
+    skip = vocab("hour") | vocab("then")
+    nums = [w for w in words if w not in skip]
     i = 0
     while i < len(nums):
         w = nums[i]
