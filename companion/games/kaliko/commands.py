@@ -30,7 +30,7 @@ from typing import Any
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import cached, groups, number_at, words
+from companion.phrases import groups, number_at
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
@@ -45,8 +45,8 @@ from .notation import (
     edge_of_clock,
     parse_cell,
 )
-from .phrases import read_steps
-from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
+from .phrases import Ambiguous, read_steps, read_tiles, shape_gaps, vocab
+from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
 from .tiles import (
     COLOUR,
@@ -79,23 +79,22 @@ class _Words(Mapping[str, tuple[str, ...]]):
 
 
 WORDS = _Words()
+# refusals of a told draw (physical table), each followed by what to tell now
+TOLD_CODES = frozenset({"not_in_bag", "told_on_board", "too_many_told", "no_such_tile", "nothing_told", "draw_first",
+                        "nothing_to_draw", "told_twice"})
+# the words that build or make a move: refused while drawn tiles are still to be told
+BUILDING = frozenset({"take", "here", "turn", "remove", "clear", "play", "exchange", "pass"})
+_IDENTITY = re.compile(r"^[0-5]{2}[rwb]$")
 
 
-def vocab(key: str) -> frozenset[str]:
-    """One of Kaliko's word lists (filler, all, near, ring, at...), every language, folded."""
-    return _vocab(key)
-
-
-@cached
-def _vocab(key: str) -> frozenset[str]:
-    return frozenset(words("kaliko", key))
-
-
-@cached
-def _shape_words() -> dict[str, int]:
-    """Line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight."""
-    gap = {"short": 1, "wide": 2, "straight": 3}
-    return {w: gap[k] for k, ws in groups("kaliko", "shapes").items() for w in ws if k in gap}
+def _lead(tokens: list[str], phrases: tuple[str, ...]) -> int:
+    """How many leading words are one of `phrases` (the longest), 0 when none."""
+    best = 0
+    for p in phrases:
+        n = len(p.split())
+        if n > best and tokens[:n] == p.split():
+            best = n
+    return best
 
 
 @dataclass
@@ -161,6 +160,10 @@ class KalikoUI(GameUI):
     # --- parsing --------------------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         raw = text.strip()
+        if match.state.phase != PLAY and match.current == seat:
+            told = self._told_line(raw, match, seat)
+            if told is not None:
+                return told
         if (steps := read_steps(self, raw, match, seat)) is not None:
             return steps
         folded = fold(raw)
@@ -187,8 +190,63 @@ class KalikoUI(GameUI):
             if cell is not None:
                 return named(self._go(match, seat, cell), "go")
             return None
+        if key in BUILDING and match.state.phase != PLAY and match.current == seat:
+            # physical table: the tiles drawn come first (RULES K-5, K-7, K-19)
+            return Refuse([Utterance((Msg("kaliko.refused.draw_first", n=match.state.owed),), Priority.IMPORTANT, "error", seat),
+                           _answer("kaliko.told_usage", seat, n=match.state.owed)], command=key)
         handler = getattr(self, f"_cmd_{key}")
         return named(handler(match, seat, rest, raw), key)
+
+    # --- a physical table: the tiles drawn, told ---------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tiles `seat` may say they drew now (physical table), by number (RULES §7)."""
+        return [str(a.tiles[0]) for a in match.legal(seat) if isinstance(a, Drew)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A tile told (its number, its identity `01B 23R 45W`, or its colours said), or
+        several; None when nothing is to be drawn now or the words name no tile."""
+        if match.state.phase == PLAY or not any(isinstance(a, Drew) for a in match.legal(seat)):
+            return None
+        read = read_tiles(fold(outcome).split(), outcome)
+        if isinstance(read, list) and read:
+            return Act(Drew(tuple(read)))
+        return None
+
+    def _told_line(self, raw: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A line telling drawn tiles: « tire 12 40 », « 12, 40 », « rouge 3 5 blanc 7 9 bleu 11
+        1 », « 01B 23R 45W ». Lines led by another command word (« main », « tuile 2 ») are
+        readings, not draws. The whole line is one action: nothing is half-applied."""
+        tokens = fold(raw).split()
+        if not tokens:
+            return None
+        draw = _lead(tokens, WORDS["draw"])
+        rest = tokens[draw:]
+        if not draw and not (_IDENTITY.match(rest[0]) or colour_of_word(rest[0]) or number_at(rest, 0)[1]):
+            return None
+        read = read_tiles(rest, raw)
+        if isinstance(read, list) and read:
+            return named(Act(Drew(tuple(read))), "draw")
+        owed = match.state.owed
+        if isinstance(read, Ambiguous):
+            return Refuse([_answer("kaliko.told_ambiguous", seat, n=len(read.numbers), numbers=list(read.numbers)),
+                           _answer("kaliko.told_usage", seat, n=owed)], command="draw")
+        return Refuse([_answer("kaliko.told_unread", seat), _answer("kaliko.told_usage", seat, n=owed)], command="draw")
+
+    def turn_prompt(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        s: State = match.state
+        if s.phase == START:  # RULES K-4: the start tile, at a real table
+            return [say("kaliko.prompt_start", player=Raw(match.players[seat]), earcon="turn")]
+        if s.phase in (DEAL, DRAW):  # RULES K-5, K-7, K-19: the tiles drawn from the real bag
+            return [say("kaliko.prompt_draw", player=Raw(match.players[seat]), n=s.owed, earcon="draw")]
+        return super().turn_prompt(match, seat)
+
+    def bots_refused(self) -> str | None:
+        """Why bots cannot sit at this table, or None. At a physical table a bot has no hands:
+        someone would draw its real tiles, tell them (learning its whole hand) and lay its plays
+        for it, every turn. A family table expects each seat to be a person who holds real
+        tiles, so the companion refuses bots there and says to play without -o physical=true
+        (the companion then holds the bag) to play against bots."""
+        return "kaliko.error.physical_bots" if self.game.config["physical"] else None
 
     # --- readings ---------------------------------------------------------------------------------
     def _cmd_hand(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
@@ -480,10 +538,10 @@ class KalikoUI(GameUI):
             colour = colour_of_word(w)
             if colour:
                 wanted.append((colour, None))
-            elif w in _shape_words() and wanted and wanted[-1][1] is None:
-                wanted[-1] = (wanted[-1][0], _shape_words()[w])
-            elif w in _shape_words():
-                wanted.append((None, _shape_words()[w]))
+            elif w in shape_gaps() and wanted and wanted[-1][1] is None:
+                wanted[-1] = (wanted[-1][0], shape_gaps()[w])
+            elif w in shape_gaps():
+                wanted.append((None, shape_gaps()[w]))
         if not wanted:
             return None
         placed = {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
@@ -685,6 +743,19 @@ class KalikoUI(GameUI):
 
     # --- the session's hooks ----------------------------------------------------------------------------
     def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        if exc.code in TOLD_CODES:
+            # A told tile refused: said without naming a tile that might be in a hand (the
+            # refusal is heard by the table), then what may be told now.
+            d = exc.detail
+            several = d.get("told", 1) > 1 and exc.code in ("not_in_bag", "told_on_board")
+            code = exc.code + ("_of" if several else "")
+            params = {k: cell_msg(*v) if k == "cell" else v for k, v in d.items() if k in ("index", "cell", "n", "told")}
+            if exc.code == "no_such_tile":
+                params["number"] = d["number"]  # no tile has it: it reveals nothing
+            out = [Utterance((Msg(f"kaliko.refused.{code}", **params),), Priority.IMPORTANT, "error", seat)]
+            if match.state.owed and exc.code != "draw_first":
+                out.append(_answer("kaliko.told_usage", seat, n=match.state.owed))
+            return out
         msg = self._reason_msg(exc.code, exc.detail)
         out = [Utterance((msg,), Priority.IMPORTANT, "error", seat)]
         if exc.code in ("no_scoring_path", "no_main_path", "colour_mismatch"):
@@ -699,6 +770,8 @@ class KalikoUI(GameUI):
             return [_answer("kaliko.help_over", seat)]
         if seat is None or match.current != seat:
             return [_answer("kaliko.help_waiting", seat)]
+        if match.state.phase != PLAY:
+            return [_answer("kaliko.told_usage", seat, n=match.state.owed), _answer("kaliko.help_told", seat)]
         d = self._draft(match, seat)
         if d.placed or d.selected is not None:
             return [_answer("kaliko.help_building", seat)]

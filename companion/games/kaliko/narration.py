@@ -74,6 +74,16 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         return Raw(names[seat])
 
     t = event.type
+    if t == "game_started" and d.get("physical"):
+        out = [say("kaliko.started_physical", players=d["players"], first=who(d["first"]))]
+        if d["start"] is not None:  # a chosen start tile (RULES K-4 variant)
+            out.append(say("kaliko.start_tile", tile=tile_msg(d["start"]["tile"]), number=d["start"]["number"]))
+        return out
+    if t == "start_told":  # physical table: the start tile laid at the centre (RULES K-4)
+        return [say("kaliko.start_tile", tile=tile_msg(d["tile"]), number=d["number"])]
+    if t == "tiles_told":  # physical table: the tiles told, read back to their owner alone
+        first = d.get("first", 1)
+        return [say("kaliko.told", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"], first))]
     if t == "game_started":
         start = d["start"]
         return [

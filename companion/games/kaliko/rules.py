@@ -300,18 +300,18 @@ class Kaliko(Game[State, Action]):
         if len(action.tiles) > state.owed:
             raise IllegalAction("too_many_told", n=state.owed, told=len(action.tiles))
         if len(set(action.tiles)) != len(action.tiles):
-            dup = next(t for t in action.tiles if action.tiles.count(t) > 1)
-            raise IllegalAction("tile_twice", number=dup)
-        for t in action.tiles:
+            raise IllegalAction("told_twice")
+        for i, t in enumerate(action.tiles):
             if not 1 <= t <= 85:
-                raise IllegalAction("no_such_tile", number=t)
+                raise IllegalAction("no_such_tile", number=t, index=i + 1)
             if t not in state.bag:
-                # Public facts only: a tile on the board is said where it lies; one in a hand
-                # (anyone's) or set aside is only "not in the bag" (no hand is revealed).
+                # `index`: which tile of the line. A tile on the board is said where it lies;
+                # one in a hand (anyone's) or set aside is only "not in the bag": the refusal
+                # is heard by the table and must reveal no hand.
                 where = next(([q, r] for q, r, x in state.board if NUMBER[identity(x)] == t), None)
                 if where is not None:
-                    raise IllegalAction("told_on_board", number=t, cell=where)
-                raise IllegalAction("not_in_bag", number=t)
+                    raise IllegalAction("told_on_board", number=t, index=i + 1, told=len(action.tiles), cell=where)
+                raise IllegalAction("not_in_bag", number=t, index=i + 1, told=len(action.tiles))
 
     def verdict(self, state: State, action: Play) -> scoring.Verdict:
         """The judge's verdict on a play (its paths and score), legal or not."""
@@ -452,7 +452,8 @@ class Kaliko(Game[State, Action]):
         hands = [list(h) for h in state.hands]
         hands[player].extend(action.tiles)
         owed = state.owed - len(action.tiles)
-        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag), "left": owed}))
+        back = len(state.returning) if not owed else 0  # an exchange's tiles, back in the bag now
+        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag) + back, "left": owed}))
         events.append(Event("tiles_told", {"seat": player, "tiles": list(action.tiles),
                                            "first": len(hands[player]) - len(action.tiles) + 1},
                             to=(player,)))
