@@ -213,3 +213,37 @@ def test_resume_mid_game_from_the_journal(tmp_path):
     assert "À Marie de jouer." in r.stdout and "78 dans le sac." in r.stdout
     # two humans at one screen, no private channel: Marie's hand is not said aloud
     assert "Ta main" not in r.stdout and "Je ne peux pas te le dire ici" in r.stdout
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_what_is_sayable_while_drawing_is_understood_as_listed(lang):
+    from companion.commands import understand
+
+    rules, ui, match, session, lines = table(lang, 4, hand_size=3)
+    for _step in range(3):  # the start tile, then each hand
+        seat = match.current
+        sayable = ui.phrases(match, seat, lang)
+        draws = [(p, c) for p, c in sayable.concrete if c.startswith("action:")]
+        assert len(draws) == len(match.state.bag)
+        assert {"template": "tire {tiles}" if lang == "fr" else "drew {tiles}", "command": "action"} in sayable.grammar["rules"]
+        for phrase, command in draws[:20]:
+            kind, got, _ = understand(ui.probe(), phrase, match, seat)
+            assert got == command and kind == "act", (phrase, kind, got)
+        for phrase, command in [p for p in sayable.concrete if not p[1].startswith("action:")]:
+            kind, got, _ = understand(ui.probe(), phrase, match, seat)  # a reading (« chemin 1 » on an empty board: refused)
+            assert got == command and kind in ("shared", "answer", "refuse"), (phrase, kind, got)
+        match.play(seat, Drew(tuple(sorted(match.state.bag)[: match.state.owed])))
+
+
+def test_undo_takes_back_the_tiles_just_told():
+    rules, ui, match, session, lines = table("fr", 1, start_tile=5, hand_size=3)
+    session.start()
+    session.handle("12 40")
+    before = json.dumps(rules.state_to_json(match.state))
+    session.handle("3")
+    assert match.current == 1 and match.state.hands[0] == (12, 40, 3)
+    session.handle("Marie: annule")
+    assert json.dumps(rules.state_to_json(match.state)) == before
+    assert lines[-1] == "Marie, tire 1 tuile et dis-la."
+    session.handle("tire 4")
+    assert match.state.hands[0] == (12, 40, 4) and match.current == 1

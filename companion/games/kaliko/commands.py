@@ -83,7 +83,7 @@ WORDS = _Words()
 TOLD_CODES = frozenset({"not_in_bag", "told_on_board", "too_many_told", "no_such_tile", "nothing_told", "draw_first",
                         "nothing_to_draw", "told_twice"})
 # the words that build or make a move: refused while drawn tiles are still to be told
-BUILDING = frozenset({"take", "here", "turn", "remove", "clear", "play", "exchange", "pass"})
+BUILDING = frozenset({"take", "here", "turn", "remove", "play", "exchange", "pass"})
 _IDENTITY = re.compile(r"^[0-5]{2}[rwb]$")
 
 
