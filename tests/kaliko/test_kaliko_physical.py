@@ -247,3 +247,27 @@ def test_undo_takes_back_the_tiles_just_told():
     assert lines[-1] == "Marie, tire 1 tuile et dis-la."
     session.handle("tire 4")
     assert match.state.hands[0] == (12, 40, 4) and match.current == 1
+
+
+def test_telling_out_of_turn_or_without_a_draw_is_refused_with_the_reason():
+    rules, ui, match, session, lines = table("fr", 1, hand_size=3)
+    session.start()
+    session.handle("Paul: tire 12")
+    assert lines[-1] == "[Paul] Ce n'est pas ton tour : c'est à Marie de jouer." and match.state.phase == START
+    session.handle("état")
+    assert lines[-1].endswith("tire la tuile de départ, pose-la au centre et dis laquelle : son numéro ou ses couleurs.")
+    held = Rules(hand_size=3)  # the companion holds the bag: nothing is told
+    m = Match(held, NAMES, 1)
+    intent = UI(held).parse("tire 12", m, m.current)
+    assert isinstance(intent, Act)
+    with pytest.raises(Exception, match="nothing_to_draw"):
+        m.play(m.current, intent.action)
+
+
+def test_a_tile_tag_on_the_reader_is_named():
+    from companion.games.kaliko.narration import tok
+    from companion.narration import catalog
+
+    assert catalog("fr").text(tok("5")).startswith("tuile 5 : rouge de 7 à 9 h, petit arc")
+    with pytest.raises(ValueError):
+        tok("86")

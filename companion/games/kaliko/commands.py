@@ -17,6 +17,13 @@ Building a play step by step: "prends 2"/"take 2", "ici"/"here" or "en 3h1"/"at 
 "joue"/"play". After each step the companion says whether the play is legal so far and what
 it would score, path by path. Also "échange 1 3"/"exchange 1 3", "échange tout"/"exchange
 all", "passe"/"pass".
+
+At a physical table (option `physical`) the tiles drawn from the real bag are told: « tire 12
+40 », « 12 », « rouge 3 5 blanc 7 9 bleu 11 1 » (colours and hours as the tile lies), « 01B 23R
+45W »; a line led by another command word stays a reading (« main », « tuile 2 »).
+
+Every word list is data: `companion/phrases/<lang>/kaliko.json` (`words`, `colours`,
+`shapes`, `filler`...), read in every language at once; numbers go through the shared reader.
 """
 
 from __future__ import annotations
@@ -173,6 +180,8 @@ class KalikoUI(GameUI):
         head = None
         rest: list[str] = []
         for key, names in WORDS.items():
+            if not hasattr(self, f"_cmd_{key}"):
+                continue  # a word group of a table that no command reads (a newer table)
             for name in sorted(names, key=len, reverse=True):
                 nw = name.split()
                 if words[: len(nw)] == nw and (head is None or len(nw) > len(head[1].split())):
@@ -671,6 +680,14 @@ class KalikoUI(GameUI):
             return Refuse([_answer("kaliko.exchange_usage", seat)])
         return Act(Exchange(tuple(sorted(set(picks)))))
 
+    def _cmd_draw(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        """« tire 12 » when no draw is awaited from this player (a draw awaited is read first,
+        in `_told_line`): the rules say why (not their turn, nothing to draw)."""
+        read = read_tiles(rest, raw)
+        if isinstance(read, list) and read:
+            return Act(Drew(tuple(read)))
+        return Refuse([_answer("kaliko.told_unread", seat)])
+
     def _cmd_pass(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         return Act(Pass())
 
@@ -791,9 +808,13 @@ class KalikoUI(GameUI):
                 bag=len(s.bag),
             )
         )
+        if s.phase != PLAY:  # physical table: what is awaited now
+            out += [Utterance(u.parts, Priority.TEXT, None, seat) for u in self.turn_prompt(match, s.turn)]
         return out
 
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
+        if match.state.phase != PLAY:  # telling the tiles drawn: chapter 8 says how
+            return "companion"
         return "scoring" if match.history else "turn"
 
 

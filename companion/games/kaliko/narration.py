@@ -21,6 +21,15 @@ def tile_msg(tile: str) -> Msg:
     return Msg("kaliko.tile", s1=s1, s2=s2, s3=s3)
 
 
+def tok(tid: str) -> Msg:
+    """A tile by its written id (its number 1-85, RULES §7), as the token reader names a tag
+    laid on it (« tuile 42 : rouge de 3 à 5 h… »); ValueError for no tile."""
+    n = int(tid)
+    if not 1 <= n <= len(TILES):
+        raise ValueError(tid)
+    return Msg("kaliko.numbered_tile", number=n, tile=tile_msg(TILES[n - 1]))
+
+
 def crossings_msg(n: int) -> Msg:
     return Msg("kaliko.n_crossings", n=n) if n else Msg("kaliko.no_crossing")
 
