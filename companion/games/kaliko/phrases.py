@@ -94,7 +94,7 @@ def read_tiles(tokens: list[str], raw: str = "") -> list[int] | Ambiguous | None
     rules refuse them with the reason."""
     from .notation import colour_of_word
 
-    skip = vocab("filler") | vocab("then") | vocab("hour") | frozenset(groups("kaliko", "words").get("draw", ())) | {"tuiles", "tiles"}
+    skip = vocab("filler") | vocab("then") | vocab("hour") | frozenset(groups("kaliko", "words").get("draw", ()))
     shapes = shape_gaps()
     out: list[int] = []
     segs: list[list[Any]] = []  # [colour, hours, gap] of each segment said, three a tile
