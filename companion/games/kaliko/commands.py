@@ -260,6 +260,8 @@ class KalikoUI(GameUI):
     # --- readings ---------------------------------------------------------------------------------
     def _cmd_hand(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         hand = self._hand(match, seat)
+        if not hand:
+            return Answer([_answer("kaliko.hand_empty", seat)])
         out = [_answer("kaliko.hand", seat, n=len(hand))]
         out += [_answer("kaliko.hand_item", seat, pos=i + 1, tile=tile_msg(TILES[n - 1])) for i, n in enumerate(hand)]
         return Answer(out)

@@ -93,6 +93,8 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
     if t == "tiles_told":  # physical table: the tiles told, read back to their owner alone
         first = d.get("first", 1)
         return [say("kaliko.told", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"], first))]
+    if t == "tiles_returned":  # physical table: an exchange's old tiles go back, after the draw (K-7)
+        return [say("kaliko.returned", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "game_started":
         start = d["start"]
         return [

@@ -452,8 +452,7 @@ class Kaliko(Game[State, Action]):
         hands = [list(h) for h in state.hands]
         hands[player].extend(action.tiles)
         owed = state.owed - len(action.tiles)
-        back = len(state.returning) if not owed else 0  # an exchange's tiles, back in the bag now
-        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag) + back, "left": owed}))
+        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag), "left": owed}))
         events.append(Event("tiles_told", {"seat": player, "tiles": list(action.tiles),
                                            "first": len(hands[player]) - len(action.tiles) + 1},
                             to=(player,)))
@@ -466,8 +465,10 @@ class Kaliko(Game[State, Action]):
             if hands[nxt]:  # every hand is drawn: the first player begins
                 return replace(new, turn=nxt, phase=PLAY), events
             return replace(new, turn=nxt, owed=min(self.config["hand_size"], len(bag))), events
-        # the draw of a play (K-19) or an exchange (K-7, whose returned tiles go back now)
+        # the draw of a play (K-19) or an exchange (K-7: the returned tiles go back now)
         new = replace(new, bag=tuple(sorted(bag + list(state.returning))), returning=(), phase=PLAY)
+        if state.returning:
+            events.append(Event("tiles_returned", {"seat": player, "n": len(state.returning), "bag": len(new.bag)}))
         if state.passes >= n:  # RULES K-21 (an exchange counted as a pass by the variant)
             return self._ended(replace(new, over=True, end_reason="all_passed"), events)
         return replace(new, turn=(player + 1) % n), events
