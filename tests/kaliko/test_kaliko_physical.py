@@ -211,6 +211,7 @@ def test_resume_mid_game_from_the_journal(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Partie reprise après 3 coups." in r.stdout
     assert "À Marie de jouer." in r.stdout and "78 dans le sac." in r.stdout
+    assert "\n78 tuiles dans le sac.\n" in r.stdout  # the bag is public: said to the table
     # two humans at one screen, no private channel: Marie's hand is not said aloud
     assert "Ta main" not in r.stdout and "Je ne peux pas te le dire ici" in r.stdout
 

@@ -120,7 +120,16 @@ def _number(word: str) -> int | None:
 
 
 def _answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
+    """An answer for `seat` alone: what it says comes from their hand or their draft."""
     return say(msg_id, priority=Priority.TEXT, to=seat, **params)
+
+
+def _public(msg_id: str, seat: int | None, **params: Any) -> Utterance:
+    """An answer about public facts (the board, the open ends, the scores, the bag, a tile of
+    the catalogue): said to the table (`to=None`), so that a table of several humans without
+    private channels still hears it (an answer addressed to the asker is held back there: the
+    session treats it as their secret). `seat` (who asked) is kept in the signature only."""
+    return say(msg_id, priority=Priority.TEXT, to=None, **params)
 
 
 class KalikoUI(GameUI):
@@ -277,7 +286,7 @@ class KalikoUI(GameUI):
         n = _first_number(rest)
         if n is None or not 1 <= n <= 85:
             return Refuse([_answer("kaliko.no_such_tile", seat)])
-        return Answer([_answer("kaliko.numbered_tile", seat, number=n, tile=tile_msg(TILES[n - 1]))])
+        return Answer([_public("kaliko.numbered_tile", seat, number=n, tile=tile_msg(TILES[n - 1]))])
 
     def _cmd_cell(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         cell = _cell_from(rest, raw) if rest else None
@@ -310,9 +319,9 @@ class KalikoUI(GameUI):
         ot = board.get(c)
         out = []
         if ot is not None:
-            out.append(_answer("kaliko.cell_tile", seat, cell=cell_msg(*cell), tile=tile_msg(ORIENTED[ot])))
+            out.append(_public("kaliko.cell_tile", seat, cell=cell_msg(*cell), tile=tile_msg(ORIENTED[ot])))
         else:
-            out.append(_answer("kaliko.cell_empty", seat, cell=cell_msg(*cell)))
+            out.append(_public("kaliko.cell_empty", seat, cell=cell_msg(*cell)))
         sides = []
         for e in range(6):
             t = board.get(c + STEP[e])
@@ -320,7 +329,7 @@ class KalikoUI(GameUI):
                 sides.append(Msg("kaliko.side_empty", clock=clock(e)))
             else:
                 sides.append(Msg("kaliko.side_tile", clock=clock(e), colour=colour_msg(COLOUR[t][(e + 3) % 6])))
-        out.append(_answer("kaliko.neighbours", seat, sides=sides))
+        out.append(_public("kaliko.neighbours", seat, sides=sides))
         if ot is None and any(board.get(c + STEP[e]) is not None for e in range(6)):
             hand = set(self._hand(match, seat)) - {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
             fits = sorted({OT_NUMBER[o] for o in FITS[constraints_key(board, c)] if OT_NUMBER[o] in hand})
@@ -345,9 +354,9 @@ class KalikoUI(GameUI):
             if want and code != want:
                 continue
             if not groups[code]:
-                out.append(_answer("kaliko.ends_none", seat, colour=colour_msg(code)))
+                out.append(_public("kaliko.ends_none", seat, colour=colour_msg(code)))
                 continue
-            out.append(_answer("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
+            out.append(_public("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
         return Answer(out)
 
     def _cmd_path(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
@@ -372,7 +381,7 @@ class KalikoUI(GameUI):
                 cells.append(m)
         return Answer(
             [
-                _answer(
+                _public(
                     "kaliko.path_read",
                     seat,
                     colour=Msg(f"kaliko.colour_f.{colour}"),
@@ -406,8 +415,8 @@ class KalikoUI(GameUI):
         """A summary first; "plateau près de 3h1 [anneau 2]" ring by ring; "plateau tout" all."""
         words = [w for w in rest if w not in vocab("near")]
         if any(w in vocab("all") for w in words):
-            out = [_answer("kaliko.board", seat, n=len(match.state.board))]
-            out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
+            out = [_public("kaliko.board", seat, n=len(match.state.board))]
+            out += [_public("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
             return Answer(out)
         ring: int | None = None
         for i, w in enumerate(words[:-1]):
@@ -426,7 +435,7 @@ class KalikoUI(GameUI):
         board = packed_board(match.state.board)
         cells = [cell_qr(c) for c in board]
         far = max((hex_distance((0, 0), c) for c in cells), default=0)
-        out = [_answer("kaliko.board_summary", seat, n=len(board), rings=far)]
+        out = [_public("kaliko.board_summary", seat, n=len(board), rings=far)]
         sectors: dict[int, int] = {}
         for q, r in cells:
             steps = cell_steps(q, r)
@@ -434,12 +443,12 @@ class KalikoUI(GameUI):
                 sectors[steps[0][1]] = sectors.get(steps[0][1], 0) + 1
         regions = [Msg("kaliko.region", clock=clock(e), n=sectors[e]) for e in sorted(sectors, key=clock)]
         if regions:
-            out.append(_answer("kaliko.board_regions", seat, regions=regions))
+            out.append(_public("kaliko.board_regions", seat, regions=regions))
         counts = {c: 0 for c in COLOURS}
         for _empty, _edge, colour in open_ends(board):
             counts[COLOURS[colour - 1]] += 1
         ends = [Msg("kaliko.end_count", colour=colour_msg(c), n=counts[c]) for c in COLOURS]
-        out.append(_answer("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
+        out.append(_public("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
         plays: list[Msg] = []
         for step in reversed(match.history):
             for ev in step.events:
@@ -449,8 +458,8 @@ class KalikoUI(GameUI):
             if len(plays) >= len(match.players):
                 break
         if plays:
-            out.append(_answer("kaliko.board_last", seat, plays=plays))
-        out.append(_answer("kaliko.board_more", seat))
+            out.append(_public("kaliko.board_last", seat, plays=plays))
+        out.append(_public("kaliko.board_more", seat))
         return out
 
     def _rings(self, match: Match[Any, Any], seat: int, centre: tuple[int, int], rings: list[int]) -> list[Utterance]:
@@ -460,15 +469,15 @@ class KalikoUI(GameUI):
             ring = hex_ring(centre, k)
             tiles = [c for c in ring if cell_id(*c) in board]
             out.append(
-                _answer("kaliko.ring", seat, cell=cell_msg(*centre), ring=k, n=len(tiles), empty=len(ring) - len(tiles))
+                _public("kaliko.ring", seat, cell=cell_msg(*centre), ring=k, n=len(tiles), empty=len(ring) - len(tiles))
             )
             out += [
-                _answer("kaliko.board_item", seat, cell=cell_msg(*c), tile=tile_msg(ORIENTED[board[cell_id(*c)]]))
+                _public("kaliko.board_item", seat, cell=cell_msg(*c), tile=tile_msg(ORIENTED[board[cell_id(*c)]]))
                 for c in tiles
             ]
         nxt = max(rings) + 1
         if any(cell_id(*c) in board for c in hex_ring(centre, nxt)):
-            out.append(_answer("kaliko.ring_more", seat, cell=Raw(cell_text(*centre)), ring=nxt))
+            out.append(_public("kaliko.ring_more", seat, cell=Raw(cell_text(*centre)), ring=nxt))
         return out
 
     def _cmd_score(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
@@ -476,10 +485,10 @@ class KalikoUI(GameUI):
 
     def _scores(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
         scores = [Msg("kaliko.player_score", player=Raw(p), n=s) for p, s in zip(match.players, match.state.scores, strict=True)]
-        return [_answer("kaliko.scores", seat, scores=scores)]
+        return [_public("kaliko.scores", seat, scores=scores)]
 
     def _cmd_bag(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        return Answer([_answer("kaliko.bag", seat, n=len(match.state.bag))])
+        return Answer([_public("kaliko.bag", seat, n=len(match.state.bag))])
 
     def _plays(self, match: Match[Any, Any], seat: int, max_tiles: int = 7) -> list[Any]:
         return all_plays(
