@@ -272,3 +272,13 @@ def test_a_tile_tag_on_the_reader_is_named():
     assert catalog("fr").text(tok("5")).startswith("tuile 5 : rouge de 7 à 9 h, petit arc")
     with pytest.raises(ValueError):
         tok("86")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_physical_playouts_keep_the_contract(seed):
+    """The conformance suite's playout on a physical table: random told draws and moves, views
+    that hide hands, JSON round trips, stale actions refused, the journal replays the game."""
+    from tests.conformance import random_playout
+
+    match = random_playout(Rules(physical=True, hand_size=3), 2 + seed, seed, check_every=3)
+    assert any(isinstance(step.action, Drew) for step in match.history)
