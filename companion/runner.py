@@ -221,7 +221,7 @@ def play(args: argparse.Namespace) -> int:
     kind = args.bot or next(iter(bots))
     if kind not in bots:
         raise UserError("core.error.unknown_bot", lang, bot=kind, bots=", ".join(bots))
-    no_bots = getattr(ui, "bots_refused", lambda: None)()  # e.g. Kaliko at a physical table
+    no_bots = ui.bots_refused()  # e.g. Kaliko at a physical table
     if n_bots and no_bots:
         raise UserError(no_bots, lang)
     names = humans + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(n_bots)]
