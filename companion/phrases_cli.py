@@ -38,7 +38,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class PhrasesError(Exception):
-    """A bad game, language, seat or save given to `companion phrases`: one line, exit 2."""
+    """A bad game, language, seat or save given to `companion phrases`: one line in the user's
+    language (a message of the core catalogue), exit 2."""
+
+    def __init__(self, msg_id: str, **params: object) -> None:
+        super().__init__(msg_id)
+        self.msg_id, self.params = msg_id, params
+
+    def text(self, lang: str) -> str:
+        from companion.narration import Msg, catalog
+
+        return catalog(lang).text(Msg(self.msg_id, **self.params))
+
+
+def ui_lang(asked: str) -> str:
+    """The language errors are said in: the phrases' own when it is fr or en, else the user's."""
+    import os
+
+    for lang in (asked, (os.environ.get("COMPANION_LANG") or os.environ.get("LANG") or "fr")[:2].lower()):
+        if lang in ("fr", "en"):
+            return lang
+    return "fr"
 
 
 def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -49,16 +69,16 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
     try:
         entry = find(args.game)
     except UnknownGame:
-        raise PhrasesError(f"unknown game {args.game!r}") from None
+        raise PhrasesError("core.phrases.unknown_game", game=args.game) from None
     pkg = entry.module()
     actions: list[dict[str, Any]] = []
     if args.journal is not None:
         try:
             c = jr.contents(jr.records(args.journal))
         except jr.JournalError as exc:
-            raise PhrasesError(f"{args.journal}: {exc.code} at line {exc.line}") from None
+            raise PhrasesError(exc.msg_id, path=str(args.journal), line=exc.line) from None
         if find(str(c.start.get("game", ""))).name != entry.name:
-            raise PhrasesError(f"{args.journal} is a game of {c.start.get('game')}, not {entry.name}")
+            raise PhrasesError("core.phrases.other_game", path=str(args.journal), game=str(c.start.get("game")), wanted=entry.name)
         options = dict(c.start.get("options", {}))
         names = list(c.start["players"])
         seed = int(c.start["seed"])
@@ -68,14 +88,14 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
         for pair in args.option:
             key, sep, value = pair.partition("=")
             if not sep:
-                raise PhrasesError(f"option {pair!r}: expected KEY=VALUE")
+                raise PhrasesError("core.phrases.option_pair", option=pair)
             options[key.strip().replace("-", "_")] = value.strip()
         names = [n.strip() for n in args.players.split(",")] if args.players else list(DEFAULT_PLAYERS[: entry.min_players])
         seed = args.seed
     try:
         game = pkg.Rules(**options)
     except ValueError as exc:
-        raise PhrasesError(f"bad option: {exc}") from None
+        raise PhrasesError("core.phrases.bad_option", detail=str(exc)) from None
     match = Match(game, names, seed)
     match.replay(actions)
     return pkg.UI(game), match
@@ -90,7 +110,7 @@ def seat_of(match: Any, name: str | None) -> int:
     for i, player in enumerate(match.players):
         if fold(player) == fold(name):
             return i
-    raise PhrasesError(f"no player {name!r}: the players are {', '.join(match.players)}")
+    raise PhrasesError("core.phrases.no_player", name=name, names=", ".join(match.players))
 
 
 def phrases_main(argv: list[str] | None = None) -> int:
@@ -99,13 +119,18 @@ def phrases_main(argv: list[str] | None = None) -> int:
     from companion.phrases import languages
 
     if args.lang not in languages():
-        print(f"companion phrases: no phrase table for {args.lang!r} (known: {', '.join(languages())})", file=sys.stderr)
+        err = PhrasesError("core.phrases.no_table", lang=args.lang, known=", ".join(languages()))
+        print(f"companion phrases: {err.text(ui_lang(args.lang))}", file=sys.stderr)
         return 2
     try:
         ui, match = state_of(args)
         sayable = ui.phrases(match, seat_of(match, args.seat), args.lang)
-    except (PhrasesError, IllegalAction) as exc:
-        print(f"companion phrases: {exc}", file=sys.stderr)
+    except PhrasesError as exc:
+        print(f"companion phrases: {exc.text(ui_lang(args.lang))}", file=sys.stderr)
+        return 2
+    except IllegalAction as exc:  # a save whose moves do not replay
+        err = PhrasesError("core.phrases.bad_move", path=str(args.journal), detail=str(exc))
+        print(f"companion phrases: {err.text(ui_lang(args.lang))}", file=sys.stderr)
         return 2
     data: Any = sayable.grammar if args.grammar else sayable.to_json()
     json.dump(data, sys.stdout, ensure_ascii=False, indent=1)

@@ -61,12 +61,31 @@ def parse_options(entry: GameEntry, pairs: list[str], lang: str) -> dict[str, An
 def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any, Any, dict[str, Any]]:
     from companion.transcript import load
 
+    pkg = entry.module()
+    declared = getattr(pkg.Rules, "options", {})
+    known = ", ".join(sorted(declared)) or "-"
+    # Said in the player's language: an unknown name, or a value the option cannot take.
+    unknown = sorted(set(options) - set(declared))
+    if unknown:
+        raise UserError("core.error.unknown_option", lang, names=", ".join(unknown), known=known)
+    for key, raw in options.items():
+        try:
+            declared[key].coerce(raw)
+        except ValueError:
+            raise UserError("core.error.bad_option_value", lang, option=key, value=raw,
+                            choices=_choices(declared[key], lang)) from None
     try:
         return load(entry, **options)
     except ValueError as exc:
-        pkg = entry.module()
-        known = ", ".join(sorted(getattr(pkg.Rules, "options", {}))) or "-"
         raise UserError("core.error.bad_option", lang, detail=str(exc), known=known) from exc
+
+
+def _choices(option: Any, lang: str) -> str:
+    if isinstance(option.default, bool):
+        return catalog(lang).text(Msg("core.error.option_yes_no"))
+    if option.choices is not None:
+        return ", ".join(str(c) for c in option.choices if c is not None)
+    return catalog(lang).text(Msg("core.error.option_number"))
 
 
 def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_only: bool, fallback: Path | None = None,
@@ -202,6 +221,9 @@ def play(args: argparse.Namespace) -> int:
     kind = args.bot or next(iter(bots))
     if kind not in bots:
         raise UserError("core.error.unknown_bot", lang, bot=kind, bots=", ".join(bots))
+    no_bots = ui.bots_refused()  # e.g. Kaliko at a physical table
+    if n_bots and no_bots:
+        raise UserError(no_bots, lang)
     names = humans + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(n_bots)]
     if not game.min_players <= len(names) <= game.max_players:
         exact = game.min_players == game.max_players  # « se joue à 2 », not « de 2 à 2 »

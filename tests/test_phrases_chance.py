@@ -13,7 +13,9 @@ from companion.games.base import Act
 
 CASES = [("kikoi", {"physical": True}, ["Marie", "Paul", "Zoé"]),
          ("goodfortune", {"physical": True}, ["Marie", "Paul"]),
-         ("goodfortune", {"physical": True, "match": "domino_half"}, ["Marie", "Paul"])]
+         ("goodfortune", {"physical": True, "match": "domino_half"}, ["Marie", "Paul"]),
+         ("kissa", {"physical": True}, ["Marie", "Paul"]),
+         ("kaliko", {"physical": True, "hand_size": 3}, ["Marie", "Paul", "Zoé"])]
 
 
 @pytest.mark.parametrize(("name", "options", "players"), CASES)

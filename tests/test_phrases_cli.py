@@ -58,7 +58,9 @@ def test_saved_game_state_and_seat(tmp_path, capsys):
     rc, _out, err = run(capsys, "kikoi", "--journal", str(path))
     assert rc == 2 and "goodfortune" in err
     rc, _out, err = run(capsys, "goodfortune", "--journal", str(tmp_path / "none.jsonl"))
-    assert rc == 2 and "missing" in err
+    assert rc == 2 and err.strip() == f"companion phrases: Le fichier de partie {tmp_path / 'none.jsonl'} n'existe pas."
+    rc, _out, err = run(capsys, "goodfortune", "--lang", "en", "--journal", str(tmp_path / "none.jsonl"))
+    assert rc == 2 and "does not exist" in err  # the errors speak the language asked
 
 
 def test_options_and_bad_input(capsys):
@@ -68,3 +70,7 @@ def test_options_and_bad_input(capsys):
     assert run(capsys, "nogame")[0] == 2
     assert run(capsys, "kikoi", "--lang", "xx")[0] == 2
     assert run(capsys, "kikoi", "-o", "nonsense")[0] == 2
+    rc, _out, err = run(capsys, "nogame")
+    assert err.strip() == "companion phrases: je ne connais pas le jeu « nogame » (companion games les liste)."
+    rc, _out, err = run(capsys, "kikoi", "--lang", "en", "-o", "nonsense")
+    assert err.strip() == "companion phrases: option “nonsense”: KEY=VALUE is needed, for example -o physical=true."

@@ -14,12 +14,15 @@ from companion.games.kikoi.notation import find_tokens, scan
 from companion.games.kikoi.rules import Ask
 from companion.games.kikoi.tokens import token_from_id
 from companion.phrases import (
+    LAST,
     close_match,
     find_players,
     groups,
+    is_ordinal,
     languages,
     number_spans,
     numbers_in,
+    ordinal,
     read_number,
     spell,
     strip_players,
@@ -133,3 +136,27 @@ def test_a_bad_table_says_which_file(tmp_path):
     with extra_dir(tmp_path), pytest.raises(TableError, match="words is not an object"):
         groups("shared", "words")
     assert "zz" not in languages()  # the folder is forgotten when the context ends
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("le deuxième", 2), ("la troisième", 3), ("the second one", 2), ("the third", 3), ("choix 2", 2),
+    ("option two", 2), ("3", 3), ("deux", 2), ("premier", 1), ("le dernier", LAST), ("la dernière", LAST),
+    ("the last one", LAST), ("last", LAST), ("blabla", None), ("C4", None), ("", None), ("deux et trois", None),
+])
+def test_places_in_a_list_ordinals_and_the_last_one(text, place):
+    assert ordinal(text) == place
+
+
+def test_ordinals_are_numbers_too_but_known_as_ordinals():
+    assert read_number("deuxième") == 2 and is_ordinal("deuxieme") and is_ordinal("last")
+    assert not is_ordinal("deux") and not is_ordinal("two")
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("mille", 1000), ("deux mille trois cent quarante-cinq", 2345), ("huit mille", 8000),
+    ("trois cent quatre-vingt-dix-sept mille deux cent quatre-vingt-dix-neuf", 397299),
+    ("twelve thousand three hundred and four", 12304), ("two hundred and five", 205), ("nought", 0),
+])
+def test_big_numbers_in_words(text, value):
+    """2kissa10's products reach ten digits: numbers of many words, « mille », "thousand"."""
+    assert read_number(text) == value

@@ -26,6 +26,9 @@ from companion.phrases import groups, spoken
 NOT_WHOLE_LINES = {
     "kikoi": {"next", "end_learn"},
     "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm"},
+    # 2kissa10: the words inside an equation or a reading (« quoi » only with a cell: « quoi
+    # en B3 »), and the answers to « which reading? » (« encore », « annule », « stop »)
+    "kissa": {"plus", "times", "equals", "at", "where", "cell", "empty", "any", "more", "drop"},
 }
 
 
@@ -34,9 +37,9 @@ def _clash(phrase: str) -> str | None:
     return None if word is None or word in FALL_THROUGH else word
 
 
-@pytest.mark.parametrize("game", ["kikoi", "goodfortune"])
+@pytest.mark.parametrize("game", ["kikoi", "goodfortune", "kissa"])
 def test_no_word_of_a_game_table_is_a_shared_word(game):
-    for section in ("kikoi", "moment", "red", "charm", "end", "words"):
+    for section in ("kikoi", "moment", "red", "charm", "end", "words", "direction"):
         for key, phrases in groups(game, section).items():
             if section == "words" and key in NOT_WHOLE_LINES[game]:
                 continue

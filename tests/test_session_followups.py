@@ -201,6 +201,17 @@ def test_where_is_the_save_without_a_save():
     assert [Table([], lang="en").render(o) for o in out if isinstance(o, Say)] == ["The game is saved at every move in /tmp/x.jsonl."]
 
 
+@pytest.mark.parametrize("lang,question", [("fr", "où est la sauvegarde"), ("en", "where is the save")])
+def test_help_names_the_question_of_where_the_save_is(lang, question):
+    """Said only when asked (#17 item 6), so « aide » must tell that it can be asked."""
+    game = Nim(pile=9)
+    c = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4),
+                    [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))], lang=lang)
+    c.start()
+    said = [Table([], lang=lang).render(o) for o in c.handle(Line("aide" if lang == "fr" else "help")) if isinstance(o, Say)]
+    assert any(question in s for s in said), said
+
+
 # ------------------------------------------------------------------ 4. the --log file
 full_disk = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full (not Linux)")
 

@@ -264,13 +264,14 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         print_fn(_t(lang, "rules.error", detail=port_problem(exc, args.port)))
         return 1
     port = server.server_address[1]
-    handler_files = server.RequestHandlerClass.files  # type: ignore[attr-defined]
+    handler_files = server.files
     # A fresh set-up (no audio at all) builds it while serving, so a scanned label plays;
     # `--build` completes a partial build the same way.
     fresh = not any(name.endswith((".ogg", ".flac")) for name in handler_files)
     building = None
     if args.build or (fresh and not args.no_build):
-        building = build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server))
+        building = build_missing_in_background(print_fn, lang, on_done=lambda: _refresh(server),
+                                              on_progress=lambda: _refresh(server))
     if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
     if args.lan:
@@ -318,7 +319,8 @@ class BackgroundBuild:
     """The missing rules audio built by a child process (`stop` ends it at once: each file is
     written whole or not at all), its progress lines relayed to `print_fn`."""
 
-    def __init__(self, todo: list[tuple[str, str, int]], print_fn, lang_ui: str, on_done=None) -> None:
+    def __init__(self, todo: list[tuple[str, str, int]], print_fn, lang_ui: str, on_done=None,
+                 on_progress=None) -> None:
         import os
         import subprocess
         import threading
@@ -330,7 +332,7 @@ class BackgroundBuild:
             env={**os.environ, "COMPANION_LANG": lang_ui},
             preexec_fn=_lower_priority if hasattr(os, "nice") else None,  # noqa: PLW1509 - only os.nice
         )
-        self.print_fn, self.on_done = print_fn, on_done
+        self.print_fn, self.on_done, self.on_progress = print_fn, on_done, on_progress
         self.thread = threading.Thread(target=self._relay, name="rules-build", daemon=True)
         self.thread.start()
 
@@ -338,6 +340,8 @@ class BackgroundBuild:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.print_fn(line.rstrip("\n"))
+            if self.on_progress is not None:  # a chapter was built (or the build began): offer it
+                self.on_progress()
         if self.proc.wait() == 0 and self.on_done is not None:
             self.on_done()
 
@@ -351,14 +355,14 @@ class BackgroundBuild:
             self.proc.wait(2)
 
 
-def build_missing_in_background(print_fn, lang_ui: str, on_done=None) -> BackgroundBuild | None:
+def build_missing_in_background(print_fn, lang_ui: str, on_done=None, on_progress=None) -> BackgroundBuild | None:
     """`companion serve` on a fresh set-up: the missing rules audio is built while the pages are
     already served (a label scanned meanwhile shows its transcript), with progress, chapter by
     chapter; `on_done` then lets the server offer the new files. None when nothing is missing."""
     todo = missing_audio()
     if not todo:
         return None
-    return BackgroundBuild(todo, print_fn, lang_ui, on_done)
+    return BackgroundBuild(todo, print_fn, lang_ui, on_done, on_progress)
 
 
 def build_missing(items: list[str]) -> int:
@@ -390,12 +394,11 @@ def build_missing(items: list[str]) -> int:
 
 
 def _refresh(server) -> None:
-    """Let the running server offer the files just built (its handler keeps the site's files)."""
+    """Let the running server offer the files just built: a label scanned while the build goes
+    on plays each chapter as soon as it is built."""
     from .site import site_files
 
-    handler = getattr(server, "RequestHandlerClass", None)
-    if handler is not None and hasattr(handler, "files"):
-        handler.files = site_files()
+    server.refresh(site_files())
 
 
 def main(argv: list[str] | None = None) -> int:

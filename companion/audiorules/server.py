@@ -297,9 +297,17 @@ class Server:
     def files(self) -> dict[str, SiteFile]:
         return self.app[FILES_KEY]
 
-    @property
-    def RequestHandlerClass(self) -> Any:  # noqa: N802 - the http.server name
-        return type("Handler", (), {"files": self.files})
+    def refresh(self, files: dict[str, SiteFile]) -> None:
+        """Offer `files` from now on (a background build made new audio). The table is changed
+        in place, in the server's own thread, so no request sees half of it."""
+        def swap() -> None:
+            table = self.app[FILES_KEY]
+            table.clear()
+            table.update(files)
+
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(swap)
 
     async def _bind(self, port: int) -> None:
         @web.middleware

@@ -128,6 +128,11 @@ class GameUI(ABC):
         """Whether `annule`/`undo` may take back the last human move now."""
         return True
 
+    def bots_refused(self) -> str | None:
+        """The message id saying why bots cannot sit at this table (Kaliko at a physical table:
+        someone would have to draw a bot's real tiles and so learn its hand), or None."""
+        return None
+
     def history_allowed(self, match: Match[Any, Any]) -> bool:
         """Whether anyone may hear the public events again (KIKOI says them once: KIA-10)."""
         return True

@@ -2,8 +2,8 @@
 
 * `tables`: the phrase tables (`companion/phrases/<lang>/<name>.json`), per language, for the
   shared words (`shared.json`) and per game (`kikoi.json`, `goodfortune.json`...);
-* `reading`: one number reader (digits and words), yes/no/cancel, players by name or number,
-  close-enough matching of names;
+* `reading`: one number reader (digits and words), places in a list (« le deuxième », « le
+  dernier »), yes/no/cancel, players by name or number, close-enough matching of names;
 * `sayable`: what is sayable now (`Sayable`: a slot grammar and a concrete list).
 
 This package imports only the pure core: the games and the session use it.
@@ -12,11 +12,14 @@ This package imports only the pure core: the games and the session use it.
 from __future__ import annotations
 
 from .reading import (
+    LAST,
     close_match,
     find_players,
+    is_ordinal,
     number_at,
     number_spans,
     numbers_in,
+    ordinal,
     player_spans,
     read_number,
     spell,
@@ -37,6 +40,7 @@ from .sayable import (
 from .tables import TableError, cached, extra_dir, groups, languages, spoken, table, words
 
 __all__ = [
+    "LAST",
     "LIMIT",
     "Builder",
     "Sayable",
@@ -46,11 +50,13 @@ __all__ = [
     "extra_dir",
     "fill",
     "find_players",
+    "is_ordinal",
     "groups",
     "languages",
     "number_at",
     "number_spans",
     "numbers_in",
+    "ordinal",
     "player_spans",
     "pick",
     "read_number",

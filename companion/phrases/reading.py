@@ -4,9 +4,12 @@ All readers take folded text (`companion.core.fold`) or fold it themselves, and 
 language of the tables at once.
 
 * Numbers as digits or words, French and English and any language whose table lists its
-  spelled numbers: "21", "vingt et un", "twenty-one", "dix-sept", small ordinals
-  ("premier", "third"). Multi-word numbers go through text2num for the languages that set
-  `"text2num": true` in their shared table.
+  spelled numbers: "21", "vingt et un", "twenty-one", "dix-sept", "deux mille trois cent",
+  small ordinals ("premier", "third"). Multi-word numbers (and the `number_words` such as
+  « mille », "thousand") go through text2num for the languages that set `"text2num": true`
+  in their shared table.
+* Places in a list: `ordinal` reads « le deuxième », "the third one", « choix 2 » and
+  « le dernier » / "the last one" (`LAST`), from the shared table's `ordinal` section.
 * yes / no / cancel: the shared table's words.
 * Players by name (folded, so « Chloe » is Chloé), by close spelling (« Kloé »), or as
   "joueur 2" / "player 2".
@@ -16,12 +19,14 @@ language of the tables at once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from companion.core.text import fold
 
 from .tables import cached, groups, languages, table, words
 
-MAX_NUMBER_WORDS = 6
+MAX_NUMBER_WORDS = 16  # « trois cent quatre-vingt-dix-sept mille deux cent quatre-vingt-dix-neuf »: 2kissa10 products
+LAST = -1  # `ordinal`: the last place of the list just heard
 
 
 @cached
@@ -33,17 +38,29 @@ def _number_map() -> dict[str, int]:
         for n, w in enumerate(t.get("spelled", [])):
             if fold(w):
                 out[fold(w)] = n
-        for w, n in t.get("numbers", {}).items():
+        for w, n in (*t.get("numbers", {}).items(), *_ordinal_section(lang).get("words", {}).items()):
             if fold(w):
                 out[fold(w)] = int(n)
     return out
+
+
+def _ordinal_section(lang: str) -> dict[str, Any]:
+    section = table("shared", lang).get("ordinal", {})
+    return section if isinstance(section, dict) else {}
 
 
 @cached
 def _numberish() -> frozenset[str]:
     """Single words that may be part of a number said in words."""
     out = {w for phrase in _number_map() for w in phrase.split()}
-    return frozenset(out | set(_glue()))
+    return frozenset(out | set(_glue()) | set(_number_words()))
+
+
+@cached
+def _number_words() -> frozenset[str]:
+    """Words that take part in a number said in words and that text2num reads (« mille »,
+    "thousand"), beyond the spelled numbers of the tables."""
+    return frozenset(w for p in words("shared", "number_words") for w in p.split())
 
 
 @cached
@@ -61,7 +78,7 @@ def _phrase_value(phrase: str) -> int | None:
     known = _number_map().get(phrase)
     if known is not None:
         return known
-    if " " not in phrase:
+    if " " not in phrase and phrase not in _number_words():
         return None
     from text_to_num import text2num  # imported when first needed: start-up stays fast
 
@@ -125,6 +142,50 @@ def read_number(text: str) -> int | None:
     tokens = fold(text).split()
     value, used = number_at(tokens, 0)
     return value if used and used == len(tokens) else None
+
+
+# --- places in a list ------------------------------------------------------------------------------
+@cached
+def _ordinals() -> tuple[dict[str, int], tuple[str, ...], frozenset[str]]:
+    """(ordinal word -> place, the words for the last place, filler words) of every language."""
+    places: dict[str, int] = {}
+    last: list[str] = []
+    filler: set[str] = set()
+    for lang in languages():
+        section = _ordinal_section(lang)
+        for w, n in section.get("words", {}).items():
+            places.setdefault(fold(w), int(n))
+        last += [fold(w) for w in section.get("last", []) if fold(w)]
+        filler |= {fold(w) for w in section.get("filler", []) if fold(w)}
+    return places, tuple(dict.fromkeys(last)), frozenset(filler)
+
+
+def is_ordinal(word: str) -> bool:
+    """Whether a folded word is an ordinal of the tables (« deuxième », "third", « dernier »),
+    not a plain number: a digit dictated in a row is never « deuxième »."""
+    places, last, _filler = _ordinals()
+    return word in places or word in last
+
+
+def ordinal(text: str) -> int | None:
+    """The place in a list a line names, counted from 1: « le deuxième », "the third one",
+    « choix 2 », "option two", « 3 »; `LAST` for « le dernier » / "the last one"; None when it
+    names none. An ordinal word counts anywhere in the line; a plain number only when the rest
+    of the line is the table's filler (« choix », "option", "the"...)."""
+    tokens = fold(text).split()
+    if not tokens:
+        return None
+    places, last, filler = _ordinals()
+    padded = f" {' '.join(tokens)} "
+    if any(f" {w} " in padded for w in last):
+        return LAST
+    for w in tokens:
+        if w in places:
+            return places[w]
+    rest = " ".join(tokens)
+    for phrase in sorted(filler, key=len, reverse=True):
+        rest = f" {rest} ".replace(f" {phrase} ", " ").strip()
+    return read_number(rest) if rest else None
 
 
 def spell(n: int, lang: str) -> str:

@@ -42,3 +42,39 @@ def random_position(seed: int, turns: int, hand_size: int = 7) -> tuple[Kaliko, 
 
 def packed(match: Match) -> dict[int, int]:
     return packed_board(match.state.board)
+
+
+def physical_game(seed: int, names: list[str], hand_size: int = 4, max_steps: int = 2000) -> Match:
+    """A whole game at a physical table, as two careful players would tell it: the tiles drawn
+    are taken from the bag at random (one at a time or several in a line), each turn the best
+    play of up to 3 tiles, else the whole hand exchanged while the bag allows, else a pass."""
+    from companion.games.kaliko.bot import fallback
+    from companion.games.kaliko.finder import best_play
+    from companion.games.kaliko.rules import PLAY, Drew, Play
+    from companion.games.kaliko.tiles import ORIENTED, cell_qr
+
+    game = Kaliko(physical=True, hand_size=hand_size)
+    match = Match(game, names, seed)
+    rng = Rng(seed + 11)
+    stuck = [0] * len(names)
+    for _ in range(max_steps):
+        if match.over:
+            break
+        seat = match.current
+        state = match.state
+        if state.phase != PLAY:
+            bag = sorted(state.bag)
+            k = 1 + rng.randrange(state.owed)
+            tiles = []
+            for _i in range(k):
+                tiles.append(bag.pop(rng.randrange(len(bag))))
+            match.play(seat, Drew(tuple(tiles)))
+            continue
+        best = best_play(packed_board(state.board), list(state.hands[seat]), False, False, max_tiles=3)
+        if best is not None:
+            stuck[seat] = 0
+            match.play(seat, Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in best.placements))))
+        else:
+            stuck[seat] += 1
+            match.play(seat, fallback(state, seat, stuck[seat] - 1))
+    return match

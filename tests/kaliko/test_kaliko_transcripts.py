@@ -12,11 +12,14 @@ from companion.core import find
 from companion.narration import Verbosity
 from companion.transcript import bot_game, transcript
 from tests import golden
+from tests.kaliko.helpers import physical_game
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {
     "standard": dict(seed=4, kinds=["greedy", "random"], names=["Marie", "Paul"]),
     "three": dict(seed=9, kinds=["greedy", "greedy", "random"], names=["Léa", "Tom", "Zoé"], hand_size=4),
+    # at a physical table: two people telling the tiles they draw (no bots: RULES-side refusal)
+    "physical": dict(seed=6, kinds=[None, None], names=["Marie", "Paul"], hand_size=4, physical=True),
 }
 
 
@@ -24,6 +27,9 @@ def game(case):
     """Each case's game is replayed once from its journal and narrated in every language and verbosity."""
     spec = CASES[case]
     options = {k: v for k, v in spec.items() if k not in ("seed", "kinds", "names")}
+    if spec.get("physical"):
+        return golden.game(GOLDEN / f"{case}.journal.jsonl", "kaliko", options, list(spec["kinds"]),
+                           lambda: physical_game(spec["seed"], spec["names"], spec["hand_size"]))
     return golden.game(GOLDEN / f"{case}.journal.jsonl", "kaliko", options, list(spec["kinds"]),
                        lambda: bot_game(find("kaliko"), **spec)[0])
 

@@ -247,3 +247,29 @@ def test_a_cell_asked_about_and_zero_never_starts_a_number_when_read_as_numbers(
     ui.parse("en nombres", m, 0)
     line = say_all(ui.parse("ligne 1", m, 0))
     assert "0, 4 de D1 à E1" in line and "04" not in line
+
+
+def test_the_vocabulary_is_data_in_both_languages():
+    """Every word group 2kissa10 reads exists in French and in English (English complete), and
+    the parser names no group the tables lack."""
+    import re
+    from pathlib import Path
+
+    from companion.phrases import table
+
+    fr, en = table("kissa", "fr"), table("kissa", "en")
+    for section in ("words", "direction"):
+        assert set(fr[section]) == set(en[section]), section
+        assert all(fr[section][k] and en[section][k] for k in fr[section])
+    source = (Path(__file__).parents[2] / "companion" / "games" / "kissa" / "commands.py").read_text(encoding="utf-8")
+    used = set(re.findall(r'words\("([a-z_]+)"\)', source))
+    assert used and used <= set(fr["words"]) | {"zero"}, used - set(fr["words"])
+
+
+def test_numbers_said_digit_by_digit_or_in_big_words():
+    _, ui, m = setup(board_with(**SEED))
+    got = ui.parse("ten at a one times two nine at c four equals two nine oh", m, 0)
+    assert isinstance(got, Act) and got.action.c == cells("A7", "B7", "C7")
+    got = ui.parse("dix en A1 fois vingt-neuf en C4 égale deux cent quatre-vingt-dix", m, 0)
+    assert isinstance(got, Act) and got.action.op == "*"
+    assert say_all(ui.parse("deux mille plus un égale deux mille un", m, 0)).startswith("Je ne trouve pas 2000")

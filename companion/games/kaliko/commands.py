@@ -17,18 +17,27 @@ Building a play step by step: "prends 2"/"take 2", "ici"/"here" or "en 3h1"/"at 
 "joue"/"play". After each step the companion says whether the play is legal so far and what
 it would score, path by path. Also "échange 1 3"/"exchange 1 3", "échange tout"/"exchange
 all", "passe"/"pass".
+
+At a physical table (option `physical`) the tiles drawn from the real bag are told: « tire 12
+40 », « 12 », « rouge 3 5 blanc 7 9 bleu 11 1 » (colours and hours as the tile lies), « 01B 23R
+45W »; a line led by another command word stays a reading (« main », « tuile 2 »).
+
+Every word list is data: `companion/phrases/<lang>/kaliko.json` (`words`, `colours`,
+`shapes`, `filler`...), read in every language at once; numbers go through the shared reader.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.phrases import groups, number_at
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
@@ -43,8 +52,8 @@ from .notation import (
     edge_of_clock,
     parse_cell,
 )
-from .phrases import read_steps
-from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
+from .phrases import Ambiguous, read_steps, read_tiles, shape_gaps, vocab
+from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
 from .tiles import (
     COLOUR,
@@ -61,48 +70,38 @@ from .tiles import (
     parse_segments,
 )
 
-NUMBER_WORDS = {
-    "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4,
-    "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
-    "neuf": 9, "nine": 9, "dix": 10, "ten": 10, "onze": 11, "eleven": 11, "douze": 12,
-    "twelve": 12, "premiere": 1, "premier": 1, "first": 1, "deuxieme": 2, "second": 2,
-    "troisieme": 3, "third": 3,
-}
-FILLER = {"la", "le", "l", "les", "de", "du", "des", "a", "au", "the", "my", "ma", "mon", "mes",
-          "tile", "tuile", "heure", "heures", "h", "o", "clock", "oclock", "to", "vers", "toward",
-          "towards", "en", "at", "on", "sur", "cell", "case", "numero", "number", "no"}
 
-WORDS = {
-    "hand": ("main", "hand", "mes tuiles", "my tiles", "tuiles", "tiles"),
-    "tile": ("tuile", "tile"),
-    "number": ("numero", "number"),
-    "cell": ("case", "cell", "ou suis je", "where am i", "curseur", "cursor"),
-    "go": ("va", "vas", "aller", "go", "move", "bouge"),
-    "ends": ("bouts", "bout", "extremites", "ends", "open ends"),
-    "path": ("chemin", "ligne", "path", "line"),
-    "where": ("ou", "where"),
-    "board": ("plateau", "paterne", "board", "pattern"),
-    "score": ("score", "scores", "points"),
-    "bag": ("sac", "bag", "pioche"),
-    "hint": ("indice", "hint", "aide moi", "idee"),
-    "best": ("meilleur", "meilleur coup", "best", "best play"),
-    "moves": ("coups", "moves", "coups possibles", "legal moves"),
-    "take": ("prends", "prend", "choisis", "take", "pick", "choose"),
-    "here": ("ici", "here", "pose", "place", "put", "en", "at", "sur"),
-    "turn": ("tourne", "turn", "rotate", "pivote", "suivante", "next"),
-    "remove": ("retire", "enleve", "remove", "back", "take back"),
-    "draft": ("brouillon", "draft", "mon coup", "my play"),
-    "clear": ("efface", "clear", "cancel", "abandonne"),
-    "play": ("joue", "valide", "confirme", "play", "confirm", "done", "fini"),
-    "exchange": ("echange", "echanger", "exchange", "swap"),
-    "pass": ("passe", "je passe", "pass"),
-}
-ALL_WORDS = {"tout", "toutes", "all", "everything"}
-BOARD_FILLER = {"pres", "autour", "near", "around", "de", "du", "d", "of", "la", "le", "en", "at", "case", "cell"}
-RING_WORDS = {"anneau", "ring", "cercle", "tour"}
-# line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight
-SHAPE_WORDS = {"petit": 1, "short": 1, "grand": 2, "wide": 2, "large": 2, "droite": 3, "droit": 3,
-               "straight": 3, "ligne": 3}
+class _Words(Mapping[str, tuple[str, ...]]):
+    """The command words (`words` of `companion/phrases/<lang>/kaliko.json`, every language
+    merged and folded), read live: a language added as data is understood at once."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return groups("kaliko", "words")[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(groups("kaliko", "words"))
+
+    def __len__(self) -> int:
+        return len(groups("kaliko", "words"))
+
+
+WORDS = _Words()
+# refusals of a told draw (physical table), each followed by what to tell now
+TOLD_CODES = frozenset({"not_in_bag", "told_on_board", "too_many_told", "no_such_tile", "nothing_told", "draw_first",
+                        "nothing_to_draw", "told_twice"})
+# the words that build or make a move: refused while drawn tiles are still to be told
+BUILDING = frozenset({"take", "here", "turn", "remove", "play", "exchange", "pass"})
+_IDENTITY = re.compile(r"^[0-5]{2}[rwb]$")
+
+
+def _lead(tokens: list[str], phrases: tuple[str, ...]) -> int:
+    """How many leading words are one of `phrases` (the longest), 0 when none."""
+    best = 0
+    for p in phrases:
+        n = len(p.split())
+        if n > best and tokens[:n] == p.split():
+            best = n
+    return best
 
 
 @dataclass
@@ -115,13 +114,22 @@ class Draft:
 
 
 def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return NUMBER_WORDS.get(word)
+    """A number said as one word, digits or words of any language (the shared reader)."""
+    value, used = number_at([word], 0)
+    return value if used else None
 
 
 def _answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
+    """An answer for `seat` alone: what it says comes from their hand or their draft."""
     return say(msg_id, priority=Priority.TEXT, to=seat, **params)
+
+
+def _public(msg_id: str, seat: int | None, **params: Any) -> Utterance:
+    """An answer about public facts (the board, the open ends, the scores, the bag, a tile of
+    the catalogue): said to the table (`to=None`), so that a table of several humans without
+    private channels still hears it (an answer addressed to the asker is held back there: the
+    session treats it as their secret). `seat` (who asked) is kept in the signature only."""
+    return say(msg_id, priority=Priority.TEXT, to=None, **params)
 
 
 class KalikoUI(GameUI):
@@ -168,6 +176,10 @@ class KalikoUI(GameUI):
     # --- parsing --------------------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         raw = text.strip()
+        if match.state.phase != PLAY and match.current == seat:
+            told = self._told_line(raw, match, seat)
+            if told is not None:
+                return told
         if (steps := read_steps(self, raw, match, seat)) is not None:
             return steps
         folded = fold(raw)
@@ -177,6 +189,8 @@ class KalikoUI(GameUI):
         head = None
         rest: list[str] = []
         for key, names in WORDS.items():
+            if not hasattr(self, f"_cmd_{key}"):
+                continue  # a word group of a table that no command reads (a newer table)
             for name in sorted(names, key=len, reverse=True):
                 nw = name.split()
                 if words[: len(nw)] == nw and (head is None or len(nw) > len(head[1].split())):
@@ -194,12 +208,69 @@ class KalikoUI(GameUI):
             if cell is not None:
                 return named(self._go(match, seat, cell), "go")
             return None
+        if key in BUILDING and match.state.phase != PLAY and match.current == seat:
+            # physical table: the tiles drawn come first (RULES K-5, K-7, K-19)
+            return Refuse([Utterance((Msg("kaliko.refused.draw_first", n=match.state.owed),), Priority.IMPORTANT, "error", seat),
+                           _answer("kaliko.told_usage", seat, n=match.state.owed)], command=key)
         handler = getattr(self, f"_cmd_{key}")
         return named(handler(match, seat, rest, raw), key)
+
+    # --- a physical table: the tiles drawn, told ---------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """The tiles `seat` may say they drew now (physical table), by number (RULES §7)."""
+        return [str(a.tiles[0]) for a in match.legal(seat) if isinstance(a, Drew)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A tile told (its number, its identity `01B 23R 45W`, or its colours said), or
+        several; None when nothing is to be drawn now or the words name no tile."""
+        if match.state.phase == PLAY or not any(isinstance(a, Drew) for a in match.legal(seat)):
+            return None
+        read = read_tiles(fold(outcome).split(), outcome)
+        if isinstance(read, list) and read:
+            return Act(Drew(tuple(read)))
+        return None
+
+    def _told_line(self, raw: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A line telling drawn tiles: « tire 12 40 », « 12, 40 », « rouge 3 5 blanc 7 9 bleu 11
+        1 », « 01B 23R 45W ». Lines led by another command word (« main », « tuile 2 ») are
+        readings, not draws. The whole line is one action: nothing is half-applied."""
+        tokens = fold(raw).split()
+        if not tokens:
+            return None
+        draw = _lead(tokens, WORDS["draw"])
+        rest = tokens[draw:]
+        if not draw and not (_IDENTITY.match(rest[0]) or colour_of_word(rest[0]) or number_at(rest, 0)[1]):
+            return None
+        read = read_tiles(rest, raw)
+        if isinstance(read, list) and read:
+            return named(Act(Drew(tuple(read))), "draw")
+        owed = match.state.owed
+        if isinstance(read, Ambiguous):
+            return Refuse([_answer("kaliko.told_ambiguous", seat, n=len(read.numbers), numbers=list(read.numbers)),
+                           _answer("kaliko.told_usage", seat, n=owed)], command="draw")
+        return Refuse([_answer("kaliko.told_unread", seat), _answer("kaliko.told_usage", seat, n=owed)], command="draw")
+
+    def turn_prompt(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        s: State = match.state
+        if s.phase == START:  # RULES K-4: the start tile, at a real table
+            return [say("kaliko.prompt_start", player=Raw(match.players[seat]), earcon="turn")]
+        if s.phase in (DEAL, DRAW):  # RULES K-5, K-7, K-19: the tiles drawn from the real bag
+            return [say("kaliko.prompt_draw", player=Raw(match.players[seat]), n=s.owed, earcon="draw")]
+        return super().turn_prompt(match, seat)
+
+    def bots_refused(self) -> str | None:
+        """Why bots cannot sit at this table, or None. At a physical table a bot has no hands:
+        someone would draw its real tiles, tell them (learning its whole hand) and lay its plays
+        for it, every turn. A family table expects each seat to be a person who holds real
+        tiles, so the companion refuses bots there and says to play without -o physical=true
+        (the companion then holds the bag) to play against bots."""
+        return "kaliko.error.physical_bots" if self.game.config["physical"] else None
 
     # --- readings ---------------------------------------------------------------------------------
     def _cmd_hand(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         hand = self._hand(match, seat)
+        if not hand:
+            return Answer([_answer("kaliko.hand_empty", seat)])
         out = [_answer("kaliko.hand", seat, n=len(hand))]
         out += [_answer("kaliko.hand_item", seat, pos=i + 1, tile=tile_msg(TILES[n - 1])) for i, n in enumerate(hand)]
         return Answer(out)
@@ -215,7 +286,7 @@ class KalikoUI(GameUI):
         n = _first_number(rest)
         if n is None or not 1 <= n <= 85:
             return Refuse([_answer("kaliko.no_such_tile", seat)])
-        return Answer([_answer("kaliko.numbered_tile", seat, number=n, tile=tile_msg(TILES[n - 1]))])
+        return Answer([_public("kaliko.numbered_tile", seat, number=n, tile=tile_msg(TILES[n - 1]))])
 
     def _cmd_cell(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         cell = _cell_from(rest, raw) if rest else None
@@ -226,7 +297,7 @@ class KalikoUI(GameUI):
         return Answer(self.describe_cell(match, seat, self.cursor.get(seat, (0, 0))))
 
     def _cmd_go(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        words = [w for w in rest if w not in FILLER]
+        words = [w for w in rest if w not in vocab("filler")]
         if len(words) == 1 and words[0].isdigit() and edge_of_clock(int(words[0])) is not None:
             q, r = self.cursor.get(seat, (0, 0))
             e = edge_of_clock(int(words[0]))
@@ -248,9 +319,9 @@ class KalikoUI(GameUI):
         ot = board.get(c)
         out = []
         if ot is not None:
-            out.append(_answer("kaliko.cell_tile", seat, cell=cell_msg(*cell), tile=tile_msg(ORIENTED[ot])))
+            out.append(_public("kaliko.cell_tile", seat, cell=cell_msg(*cell), tile=tile_msg(ORIENTED[ot])))
         else:
-            out.append(_answer("kaliko.cell_empty", seat, cell=cell_msg(*cell)))
+            out.append(_public("kaliko.cell_empty", seat, cell=cell_msg(*cell)))
         sides = []
         for e in range(6):
             t = board.get(c + STEP[e])
@@ -258,7 +329,7 @@ class KalikoUI(GameUI):
                 sides.append(Msg("kaliko.side_empty", clock=clock(e)))
             else:
                 sides.append(Msg("kaliko.side_tile", clock=clock(e), colour=colour_msg(COLOUR[t][(e + 3) % 6])))
-        out.append(_answer("kaliko.neighbours", seat, sides=sides))
+        out.append(_public("kaliko.neighbours", seat, sides=sides))
         if ot is None and any(board.get(c + STEP[e]) is not None for e in range(6)):
             hand = set(self._hand(match, seat)) - {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
             fits = sorted({OT_NUMBER[o] for o in FITS[constraints_key(board, c)] if OT_NUMBER[o] in hand})
@@ -283,14 +354,14 @@ class KalikoUI(GameUI):
             if want and code != want:
                 continue
             if not groups[code]:
-                out.append(_answer("kaliko.ends_none", seat, colour=colour_msg(code)))
+                out.append(_public("kaliko.ends_none", seat, colour=colour_msg(code)))
                 continue
-            out.append(_answer("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
+            out.append(_public("kaliko.ends", seat, colour=colour_msg(code), n=len(groups[code]), ends=groups[code]))
         return Answer(out)
 
     def _cmd_path(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         board = self._board(match, seat)
-        hour = _first_number([w for w in rest if w not in FILLER])
+        hour = _first_number([w for w in rest if w not in vocab("filler")])
         cell = self.cursor.get(seat, (0, 0))
         c = cell_id(*cell)
         e = edge_of_clock(hour) if hour is not None else None
@@ -310,7 +381,7 @@ class KalikoUI(GameUI):
                 cells.append(m)
         return Answer(
             [
-                _answer(
+                _public(
                     "kaliko.path_read",
                     seat,
                     colour=Msg(f"kaliko.colour_f.{colour}"),
@@ -342,14 +413,14 @@ class KalikoUI(GameUI):
 
     def _cmd_board(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         """A summary first; "plateau près de 3h1 [anneau 2]" ring by ring; "plateau tout" all."""
-        words = [w for w in rest if w not in BOARD_FILLER]
-        if any(w in ALL_WORDS for w in words):
-            out = [_answer("kaliko.board", seat, n=len(match.state.board))]
-            out += [_answer("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
+        words = [w for w in rest if w not in vocab("near")]
+        if any(w in vocab("all") for w in words):
+            out = [_public("kaliko.board", seat, n=len(match.state.board))]
+            out += [_public("kaliko.board_item", seat, cell=cell_msg(q, r), tile=tile_msg(t)) for q, r, t in match.state.board]
             return Answer(out)
         ring: int | None = None
         for i, w in enumerate(words[:-1]):
-            if w in RING_WORDS and _number(words[i + 1]) is not None:
+            if w in vocab("ring") and _number(words[i + 1]) is not None:
                 ring = _number(words[i + 1])
                 words = words[:i] + words[i + 2 :]
                 break
@@ -364,7 +435,7 @@ class KalikoUI(GameUI):
         board = packed_board(match.state.board)
         cells = [cell_qr(c) for c in board]
         far = max((hex_distance((0, 0), c) for c in cells), default=0)
-        out = [_answer("kaliko.board_summary", seat, n=len(board), rings=far)]
+        out = [_public("kaliko.board_summary", seat, n=len(board), rings=far)]
         sectors: dict[int, int] = {}
         for q, r in cells:
             steps = cell_steps(q, r)
@@ -372,12 +443,12 @@ class KalikoUI(GameUI):
                 sectors[steps[0][1]] = sectors.get(steps[0][1], 0) + 1
         regions = [Msg("kaliko.region", clock=clock(e), n=sectors[e]) for e in sorted(sectors, key=clock)]
         if regions:
-            out.append(_answer("kaliko.board_regions", seat, regions=regions))
+            out.append(_public("kaliko.board_regions", seat, regions=regions))
         counts = {c: 0 for c in COLOURS}
         for _empty, _edge, colour in open_ends(board):
             counts[COLOURS[colour - 1]] += 1
         ends = [Msg("kaliko.end_count", colour=colour_msg(c), n=counts[c]) for c in COLOURS]
-        out.append(_answer("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
+        out.append(_public("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
         plays: list[Msg] = []
         for step in reversed(match.history):
             for ev in step.events:
@@ -387,8 +458,8 @@ class KalikoUI(GameUI):
             if len(plays) >= len(match.players):
                 break
         if plays:
-            out.append(_answer("kaliko.board_last", seat, plays=plays))
-        out.append(_answer("kaliko.board_more", seat))
+            out.append(_public("kaliko.board_last", seat, plays=plays))
+        out.append(_public("kaliko.board_more", seat))
         return out
 
     def _rings(self, match: Match[Any, Any], seat: int, centre: tuple[int, int], rings: list[int]) -> list[Utterance]:
@@ -398,15 +469,15 @@ class KalikoUI(GameUI):
             ring = hex_ring(centre, k)
             tiles = [c for c in ring if cell_id(*c) in board]
             out.append(
-                _answer("kaliko.ring", seat, cell=cell_msg(*centre), ring=k, n=len(tiles), empty=len(ring) - len(tiles))
+                _public("kaliko.ring", seat, cell=cell_msg(*centre), ring=k, n=len(tiles), empty=len(ring) - len(tiles))
             )
             out += [
-                _answer("kaliko.board_item", seat, cell=cell_msg(*c), tile=tile_msg(ORIENTED[board[cell_id(*c)]]))
+                _public("kaliko.board_item", seat, cell=cell_msg(*c), tile=tile_msg(ORIENTED[board[cell_id(*c)]]))
                 for c in tiles
             ]
         nxt = max(rings) + 1
         if any(cell_id(*c) in board for c in hex_ring(centre, nxt)):
-            out.append(_answer("kaliko.ring_more", seat, cell=Raw(cell_text(*centre)), ring=nxt))
+            out.append(_public("kaliko.ring_more", seat, cell=Raw(cell_text(*centre)), ring=nxt))
         return out
 
     def _cmd_score(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
@@ -414,10 +485,10 @@ class KalikoUI(GameUI):
 
     def _scores(self, match: Match[Any, Any], seat: int | None) -> list[Utterance]:
         scores = [Msg("kaliko.player_score", player=Raw(p), n=s) for p, s in zip(match.players, match.state.scores, strict=True)]
-        return [_answer("kaliko.scores", seat, scores=scores)]
+        return [_public("kaliko.scores", seat, scores=scores)]
 
     def _cmd_bag(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        return Answer([_answer("kaliko.bag", seat, n=len(match.state.bag))])
+        return Answer([_public("kaliko.bag", seat, n=len(match.state.bag))])
 
     def _plays(self, match: Match[Any, Any], seat: int, max_tiles: int = 7) -> list[Any]:
         return all_plays(
@@ -487,10 +558,10 @@ class KalikoUI(GameUI):
             colour = colour_of_word(w)
             if colour:
                 wanted.append((colour, None))
-            elif w in SHAPE_WORDS and wanted and wanted[-1][1] is None:
-                wanted[-1] = (wanted[-1][0], SHAPE_WORDS[w])
-            elif w in SHAPE_WORDS:
-                wanted.append((None, SHAPE_WORDS[w]))
+            elif w in shape_gaps() and wanted and wanted[-1][1] is None:
+                wanted[-1] = (wanted[-1][0], shape_gaps()[w])
+            elif w in shape_gaps():
+                wanted.append((None, shape_gaps()[w]))
         if not wanted:
             return None
         placed = {OT_NUMBER[o] for _, _, o in self._draft(match, seat).placed}
@@ -503,13 +574,13 @@ class KalikoUI(GameUI):
         return None
 
     def _cmd_here(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        words = [w for w in rest if w not in FILLER]
+        words = [w for w in rest if w not in vocab("filler")]
         d = self._draft(match, seat)
         selected = d.selected
         # The whole of what follows is read as a cell first ("en 1 h 1 puis 3 h 1", as the
         # companion says it); only if that fails, "pose 2 en 3h1": a tile position, then the cell.
         cell = _cell_from(words, raw) if words else self.cursor.get(seat, (0, 0))
-        if cell is None and len(rest) >= 3 and rest[0].isdigit() and rest[1] in ("en", "at", "sur", "on"):
+        if cell is None and len(rest) >= 3 and rest[0].isdigit() and rest[1] in vocab("at"):
             tile = self._hand_tile(match, seat, int(words[0]))
             after = raw.split(None, 1)[1] if len(raw.split(None, 1)) > 1 else ""
             cell = _cell_from(words[1:], after) if tile else None
@@ -549,7 +620,7 @@ class KalikoUI(GameUI):
         return Answer(self._draft_report(match, seat))
 
     def _orient(self, match: Match[Any, Any], seat: int, colour: str | None, rest: list[str]) -> Intent | None:
-        hour = _first_number([w for w in rest if w not in FILLER])
+        hour = _first_number([w for w in rest if w not in vocab("filler")])
         e = edge_of_clock(hour) if hour is not None else None
         d = self._draft(match, seat)
         if colour is None or e is None:
@@ -606,7 +677,7 @@ class KalikoUI(GameUI):
 
     def _cmd_exchange(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         hand = self._hand(match, seat)
-        if any(w in ALL_WORDS for w in rest):
+        if any(w in vocab("all") for w in rest):
             return Act(Exchange(tuple(sorted(hand))))
         picks = []
         for w in rest:
@@ -619,6 +690,14 @@ class KalikoUI(GameUI):
         if not picks:
             return Refuse([_answer("kaliko.exchange_usage", seat)])
         return Act(Exchange(tuple(sorted(set(picks)))))
+
+    def _cmd_draw(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
+        """« tire 12 » when no draw is awaited from this player (a draw awaited is read first,
+        in `_told_line`): the rules say why (not their turn, nothing to draw)."""
+        read = read_tiles(rest, raw)
+        if isinstance(read, list) and read:
+            return Act(Drew(tuple(read)))
+        return Refuse([_answer("kaliko.told_unread", seat)])
 
     def _cmd_pass(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
         return Act(Pass())
@@ -692,6 +771,19 @@ class KalikoUI(GameUI):
 
     # --- the session's hooks ----------------------------------------------------------------------------
     def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
+        if exc.code in TOLD_CODES:
+            # A told tile refused: said without naming a tile that might be in a hand (the
+            # refusal is heard by the table), then what may be told now.
+            d = exc.detail
+            several = d.get("told", 1) > 1 and exc.code in ("not_in_bag", "told_on_board")
+            code = exc.code + ("_of" if several else "")
+            params = {k: cell_msg(*v) if k == "cell" else v for k, v in d.items() if k in ("index", "cell", "n", "told")}
+            if exc.code == "no_such_tile":
+                params["number"] = d["number"]  # no tile has it: it reveals nothing
+            out = [Utterance((Msg(f"kaliko.refused.{code}", **params),), Priority.IMPORTANT, "error", seat)]
+            if match.state.owed and exc.code != "draw_first":
+                out.append(_answer("kaliko.told_usage", seat, n=match.state.owed))
+            return out
         msg = self._reason_msg(exc.code, exc.detail)
         out = [Utterance((msg,), Priority.IMPORTANT, "error", seat)]
         if exc.code in ("no_scoring_path", "no_main_path", "colour_mismatch"):
@@ -706,6 +798,8 @@ class KalikoUI(GameUI):
             return [_answer("kaliko.help_over", seat)]
         if seat is None or match.current != seat:
             return [_answer("kaliko.help_waiting", seat)]
+        if match.state.phase != PLAY:
+            return [_answer("kaliko.told_usage", seat, n=match.state.owed), _answer("kaliko.help_told", seat)]
         d = self._draft(match, seat)
         if d.placed or d.selected is not None:
             return [_answer("kaliko.help_building", seat)]
@@ -725,9 +819,13 @@ class KalikoUI(GameUI):
                 bag=len(s.bag),
             )
         )
+        if s.phase != PLAY:  # physical table: what is awaited now
+            out += [Utterance(u.parts, Priority.TEXT, None, seat) for u in self.turn_prompt(match, s.turn)]
         return out
 
     def rule_chapter(self, match: Match[Any, Any]) -> str | None:
+        if match.state.phase != PLAY:  # telling the tiles drawn: chapter 8 says how
+            return "companion"
         return "scoring" if match.history else "turn"
 
 
@@ -750,11 +848,12 @@ def hex_ring(centre: tuple[int, int], k: int) -> list[tuple[int, int]]:
     return sorted(cells, key=angle)
 
 
-def _first_number(words: list[str]) -> int | None:
-    for w in words:
-        n = _number(w)
-        if n is not None:
-            return n
+def _first_number(tokens: list[str]) -> int | None:
+    """The first number said, in digits or in words (« vingt et un »), of any language."""
+    for i in range(len(tokens)):
+        value, used = number_at(tokens, i)
+        if used:
+            return value
     return None
 
 
@@ -764,7 +863,7 @@ def _cell_from(words: list[str], raw: str) -> tuple[int, int] | None:
     if m:
         a, b = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
         return int(a), int(b)
-    return parse_cell(" ".join(_rejoin_hours([w for w in words if w not in FILLER])))
+    return parse_cell(" ".join(_rejoin_hours([w for w in words if w not in vocab("filler")])))
 
 
 _HOURS = re.compile(r"^\d{1,2}$")
@@ -774,7 +873,8 @@ _AXIAL_IN = re.compile(r"\(\s*(-?\d+)\s*[,;]\s*(-?\d+)\s*\)|(?<![\dh])(-?\d+)\s*
 def _rejoin_hours(words: list[str]) -> list[str]:
     """Folded speech "3 h 2" or "3 2" (hour, steps) -> "3h2"; "3h2" kept."""
     out: list[str] = []
-    nums = [w for w in words if w not in ("h", "heure", "heures", "et", "then", "puis")]
+    skip = vocab("hour") | vocab("then")
+    nums = [w for w in words if w not in skip]
     i = 0
     while i < len(nums):
         w = nums[i]

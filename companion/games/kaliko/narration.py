@@ -21,6 +21,15 @@ def tile_msg(tile: str) -> Msg:
     return Msg("kaliko.tile", s1=s1, s2=s2, s3=s3)
 
 
+def tok(tid: str) -> Msg:
+    """A tile by its written id (its number 1-85, RULES §7), as the token reader names a tag
+    laid on it (« tuile 42 : rouge de 3 à 5 h… »); ValueError for no tile."""
+    n = int(tid)
+    if not 1 <= n <= len(TILES):
+        raise ValueError(tid)
+    return Msg("kaliko.numbered_tile", number=n, tile=tile_msg(TILES[n - 1]))
+
+
 def crossings_msg(n: int) -> Msg:
     return Msg("kaliko.n_crossings", n=n) if n else Msg("kaliko.no_crossing")
 
@@ -74,6 +83,18 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         return Raw(names[seat])
 
     t = event.type
+    if t == "game_started" and d.get("physical"):
+        out = [say("kaliko.started_physical", players=d["players"], first=who(d["first"]))]
+        if d["start"] is not None:  # a chosen start tile (RULES K-4 variant)
+            out.append(say("kaliko.start_tile", tile=tile_msg(d["start"]["tile"]), number=d["start"]["number"]))
+        return out
+    if t == "start_told":  # physical table: the start tile laid at the centre (RULES K-4)
+        return [say("kaliko.start_tile", tile=tile_msg(d["tile"]), number=d["number"])]
+    if t == "tiles_told":  # physical table: the tiles told, read back to their owner alone
+        first = d.get("first", 1)
+        return [say("kaliko.told", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"], first))]
+    if t == "tiles_returned":  # physical table: an exchange's old tiles go back, after the draw (K-7)
+        return [say("kaliko.returned", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "game_started":
         start = d["start"]
         return [

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
+from companion.core import fold
 from companion.narration import Msg
+from companion.phrases import cached, groups, words
 
 from .tiles import COLOURS, DIRS, parse_segments
 
@@ -89,14 +91,14 @@ def parse_cell(text: str) -> tuple[int, int] | None:
     """ "(2,-1)" / "2 -1" (axial), "0"/"centre"/"center", "3h2", "1h1 3h1", "1 h 1, 3 h 1",
     "1 h 1 puis 3 h 1" (as it is spoken), "1h1-3h1" (as it is printed)."""
     t = text.strip().lower()
-    if t in ("0", "centre", "center", "c", "milieu", "middle"):
+    if t == "0" or fold(t) in words("kaliko", "centre"):
         return (0, 0)
     m = _AXIAL.match(t)
     if m and ("(" in t or "," in t or "-" in t or " " in t.strip("()")):
         return int(m.group(1)), int(m.group(2))
     parts = _CELL_PART.findall(t)
-    rest = _CELL_PART.sub("", t).replace(",", " ").replace("-", " ").replace("puis", " ").replace("et", " ").replace("then", " ").strip()
-    if not parts or rest:
+    rest = fold(_CELL_PART.sub(" ", t).replace(",", " ").replace("-", " ")).split()
+    if not parts or any(w not in words("kaliko", "then") for w in rest):  # « puis », "then"
         return None
     steps = []
     for hour, n in parts:
@@ -135,15 +137,11 @@ def colour_msg(c: str | int) -> Msg:
     return Msg(f"kaliko.colour.{code}")
 
 
-COLOUR_WORDS = {
-    "R": ("rouge", "rouges", "red", "r"),
-    "W": ("blanc", "blanche", "blancs", "blanches", "white", "w"),
-    "B": ("bleu", "bleue", "bleus", "bleues", "blue", "b"),
-}
-
-
 def colour_of_word(word: str) -> str | None:
-    for code, names in COLOUR_WORDS.items():
-        if word in names:
-            return code
-    return None
+    """R, W or B for a colour word of any language (`colours` of the phrase tables), folded."""
+    return _colour_words().get(word)
+
+
+@cached
+def _colour_words() -> dict[str, str]:
+    return {w: code for code, ws in groups("kaliko", "colours").items() for w in ws}

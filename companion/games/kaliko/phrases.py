@@ -12,18 +12,33 @@ as the steps one after the other (`KalikoUI.parse` calls it first).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from companion.core import IllegalAction, Match
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, action_command
 from companion.narration import Priority, Raw, catalog, say
-from companion.phrases import LIMIT, Builder, cached, fill, pick, spoken, words
+from companion.phrases import LIMIT, Builder, cached, fill, groups, number_at, pick, spoken, words
 
 from .finder import all_plays, constraints_key, open_ends
-from .notation import cell_msg, clock
-from .rules import Exchange, Pass, Play, packed_board
-from .tiles import COLOUR, COLOURS, FITS, ORIENTED, OT_NUMBER, ROTATIONS, cell_id, cell_qr, oriented
+from .notation import cell_msg, clock, edge_of_clock
+from .rules import PLAY, Drew, Exchange, Pass, Play, packed_board
+from .tiles import (
+    COLOUR,
+    COLOURS,
+    FITS,
+    NUMBER,
+    ORIENTED,
+    OT_NUMBER,
+    ROTATIONS,
+    TILES,
+    cell_id,
+    cell_qr,
+    identity,
+    oriented,
+    parse_segments,
+)
 
 FULL_HAND = 4  # every legal action is listed up to this hand size; beyond, a sample
 QUERIES = ("hand", "cell", "ends", "board", "score", "bag", "hint", "best", "moves", "draft", "clear")
@@ -58,6 +73,162 @@ def read_steps(ui: GameUI, text: str, match: Match[Any, Any], seat: int) -> Inte
         if not isinstance(intent, (Answer, Act)):
             return intent
     return intent
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """Tiles said by their colours and shapes that fit more than one tile (mirror images)."""
+
+    numbers: tuple[int, ...]
+
+
+_IDENTITY_WORD = re.compile(r"^([0-5])([0-5])([rwb])$")
+
+
+def read_tiles(tokens: list[str], raw: str = "") -> list[int] | Ambiguous | None:
+    """The tiles told in folded words, in order: numbers 1-85 (digits or words), identities as
+    written (« 01b 23r 45w », RULES §7), or spoken as the companion says them, three segments
+    each: a colour and its two hours (« rouge 3 5 », the tile as it lies, any rotation) or its
+    shape (« rouge petit arc »). None when a word is not understood or a tile is unfinished;
+    `Ambiguous` when colours and shapes fit several tiles. Numbers out of 1-85 are kept: the
+    rules refuse them with the reason."""
+    from .notation import colour_of_word
+
+    skip = vocab("filler") | vocab("then") | vocab("hour") | frozenset(groups("kaliko", "words").get("draw", ()))
+    shapes = shape_gaps()
+    out: list[int] = []
+    segs: list[list[Any]] = []  # [colour, hours, gap] of each segment said, three a tile
+    idents: list[tuple[int, int, str]] = []
+
+    def finish() -> int | Ambiguous | None:
+        found = _described(segs)
+        segs.clear()
+        return found
+
+    i = 0
+    while i < len(tokens):
+        w = tokens[i]
+        two = " ".join(tokens[i : i + 2])
+        m = _IDENTITY_WORD.match(w)
+        value, used = number_at(tokens, i)
+        if m:
+            idents.append((int(m.group(1)), int(m.group(2)), m.group(3).upper()))
+            if len(idents) == 3:
+                tile = _identity_number(idents)
+                if tile is None:
+                    return None
+                out.append(tile)
+                idents = []
+            i += 1
+            continue
+        if idents:
+            return None
+        if colour_of_word(w) is not None:
+            if len(segs) == 3:
+                found = finish()
+                if not isinstance(found, int):
+                    return found
+                out.append(found)
+            segs.append([colour_of_word(w), [], None])
+            i += 1
+        elif used and segs and len(segs[-1][1]) < 2 and segs[-1][2] is None:
+            segs[-1][1].append(value)  # an hour of the segment being said
+            i += used
+        elif used:
+            if segs:
+                found = finish() if len(segs) == 3 else None
+                if not isinstance(found, int):
+                    return found
+                out.append(found)
+            out.append(value)  # a tile's number
+            i += used
+        elif two in shapes and segs and segs[-1][2] is None:
+            segs[-1][2] = shapes[two]
+            i += 2
+        elif w in shapes and segs and segs[-1][2] is None:
+            segs[-1][2] = shapes[w]
+            i += 1
+        elif w in skip:
+            i += 1
+        else:
+            return None
+    if idents or (segs and len(segs) != 3):
+        return None
+    if segs:
+        found = finish()
+        if not isinstance(found, int):
+            return found
+        out.append(found)
+    return out
+
+
+def vocab(key: str) -> frozenset[str]:
+    """One of Kaliko's word lists (filler, all, near, ring, at...), every language, folded."""
+    return _vocab(key)
+
+
+@cached
+def _vocab(key: str) -> frozenset[str]:
+    return frozenset(words("kaliko", key))
+
+
+@cached
+def shape_gaps() -> dict[str, int]:
+    """Line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight."""
+    gap = {"short": 1, "wide": 2, "straight": 3}
+    return {w: gap[k] for k, ws in groups("kaliko", "shapes").items() for w in ws if k in gap}
+
+
+def _identity_number(segs: list[tuple[int, int, str]]) -> int | None:
+    edges = sorted(e for a, b, _c in segs for e in (a, b))
+    if edges != [0, 1, 2, 3, 4, 5] or any(a == b for a, b, _c in segs):
+        return None
+    text = " ".join(f"{min(a, b)}{max(a, b)}{c}" for a, b, c in sorted(segs, key=lambda s: min(s[0], s[1])))
+    return NUMBER[identity(text)]
+
+
+def _described(segs: list[list[Any]]) -> int | Ambiguous | None:
+    """The tile three spoken segments describe: by their hours (the tile as it lies: one tile),
+    else by colour and shape (several when mirror images fit)."""
+    if len(segs) != 3:
+        return None
+    if all(len(s[1]) == 2 for s in segs):
+        edges = []
+        for colour, hours, _gap in segs:
+            a, b = (edge_of_clock(h) for h in hours)
+            if a is None or b is None:
+                return None
+            edges.append((a, b, colour))
+        return _identity_number(edges)
+    want = []
+    for colour, hours, gap in segs:
+        if len(hours) == 2:
+            a, b = (edge_of_clock(h) for h in hours)
+            if a is None or b is None:
+                return None
+            gap = min((b - a) % 6, (a - b) % 6)
+        elif hours:
+            return None
+        want.append((colour, gap))
+    found = []
+    for n, text in enumerate(TILES, start=1):
+        lines = [(c, min((b - a) % 6, (a - b) % 6)) for a, b, c in parse_segments(text)]
+        if _covers(want, lines):
+            found.append(n)
+    if len(found) == 1:
+        return found[0]
+    return Ambiguous(tuple(found)) if found else None
+
+
+def _covers(want: list[tuple[str, int | None]], lines: list[tuple[str, int]]) -> bool:
+    """Whether each wanted (colour, gap or None) takes a different line of the tile."""
+    if not want:
+        return True
+    (colour, gap), rest = want[0], want[1:]
+    for i, (c, g) in enumerate(lines):
+        if c == colour and (gap is None or gap == g) and _covers(rest, lines[:i] + lines[i + 1 :]):
+            return True
+    return False
 
 
 def cell_name(q: int, r: int, lang: str) -> str:
@@ -145,6 +316,13 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     # a play in one line: its steps joined by the separator (« ensuite », "and then") or « ; »
     b.extra["separator"] = sep
     if match.over or match.current != seat:
+        return
+    if state.phase != PLAY:  # physical table: the tiles drawn are told (« tire 12 »)
+        b.rule(t["draw"], "action")
+        told = [a for a in match.legal(seat) if isinstance(a, Drew)]
+        b.slot("tiles", [str(a.tiles[0]) for a in told])
+        for action in pick(told, LIMIT, lambda a: 0):
+            b.say(fill(t["draw"], tiles=str(action.tiles[0])), action_command(ui.game, action), t["draw"])
         return
     b.rule(t["play"], "action")
     b.rule(t["pass"], "action")

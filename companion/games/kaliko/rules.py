@@ -18,12 +18,19 @@ Options (RULES variant flags):
   (DEFAULT 0, no penalty).
 * `hand_size`: tiles in a full hand, 7 by the rules; smaller hands are a learning variant
   (and keep many-seed test runs fast). A play still holds at most 7 tiles.
+* `physical`: a physical table. The players use the real box: they lay the start tile, draw
+  their real tiles from the real bag and lay their plays on the real table. The tiles drawn are
+  chance told by the table (`Drew`, an action, so the journal replays it): the start tile
+  (phase `start`), each hand (phase `deal`, first player first), every refill (K-19) and every
+  exchange's new tiles (K-7; the returned tiles wait aside until the new ones are told, then go
+  back into the bag). The rules keep the bag as the set of tiles not seen yet, so a tile told
+  that is on the board or in a hand is refused. Only the first player is drawn by the generator.
 KALIKO_KADON_EXTRAS is reserved by RULES KA-8 and has no behaviour, so it is no option.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -44,7 +51,7 @@ from .tiles import (
 )
 
 HAND = 7  # RULES K-5
-START = (0, 0)  # RULES §7: the start tile lies at (0, 0)
+CENTRE = (0, 0)  # RULES §7: the start tile lies at (0, 0)
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -74,7 +81,23 @@ class Pass:
     """RULES K-7b."""
 
 
-Action = Play | Exchange | Pass
+@dataclass(frozen=True)
+class Drew:
+    """Physical table: the tiles just taken from the real bag (numbers 1-85), told by the table.
+
+    `legal_actions` lists one tile at a time (the canonical form); `check` also takes up to the
+    number still owed at once, exactly as if told one by one (a line « 12 40 3 »)."""
+
+    tiles: tuple[int, ...]
+
+
+Action = Play | Exchange | Pass | Drew
+
+# Physical-table phases (State.phase); the companion-held game is always in PLAY.
+START = "start"  # the start tile laid at the centre is told (RULES K-4)
+DEAL = "deal"  # each player tells the tiles they drew for their hand (RULES K-5)
+DRAW = "draw"  # the player to move tells the tiles drawn after a play (K-19) or an exchange (K-7)
+PLAY = "play"
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -88,6 +111,11 @@ class State:
     passes: int = 0  # consecutive passes (RULES K-21)
     over: bool = False
     end_reason: str | None = None
+    # Physical table only: the phase, the tiles the player to move must still tell, and an
+    # exchange's returned tiles, aside until the new ones are drawn (RULES K-7: draw first).
+    phase: str = PLAY
+    owed: int = 0
+    returning: tuple[int, ...] = ()
 
     @property
     def n_players(self) -> int:
@@ -118,6 +146,7 @@ class Kaliko(Game[State, Action]):
         "exchange_counts_as_pass": Option(False, None, "kaliko.option.exchange_counts_as_pass"),
         "hand_penalty": Option(0, None, "kaliko.option.hand_penalty"),
         "hand_size": Option(HAND, tuple(range(1, HAND + 1)), "kaliko.option.hand_size"),
+        "physical": Option(False, (False, True), "kaliko.option.physical"),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -127,6 +156,8 @@ class Kaliko(Game[State, Action]):
 
     # --- set-up ----------------------------------------------------------------------------
     def setup(self, n_players: int, rng: Rng) -> tuple[State, list[Event]]:
+        if self.config["physical"]:
+            return self._setup_physical(n_players, rng)
         bag = list(range(1, 86))  # RULES K-4: all 85 tiles in the bag
         chosen = self.config["start_tile"]
         start = chosen if chosen is not None else bag[rng.randrange(len(bag))]
@@ -157,6 +188,29 @@ class Kaliko(Game[State, Action]):
             events.append(Event("hand_dealt", {"seat": seat, "tiles": list(hand)}, to=(seat,)))
         return state, events
 
+    def _setup_physical(self, n_players: int, rng: Rng) -> tuple[State, list[Event]]:
+        """A physical table: nothing is drawn here but the first player (RULES K-5); the start
+        tile (unless chosen: K-4 variant) and the hands are told by the table, in turn."""
+        first = rng.randrange(n_players)  # RULES K-5: first player at random
+        bag = list(range(1, 86))  # RULES K-4: all 85 tiles in the bag
+        chosen = self.config["start_tile"]
+        board: tuple[tuple[int, int, str], ...] = ()
+        if chosen is not None:
+            bag.remove(chosen)
+            board = ((0, 0, TILES[chosen - 1]),)
+        state = State(
+            board=board,
+            bag=tuple(bag),
+            hands=tuple(() for _ in range(n_players)),
+            scores=tuple(0 for _ in range(n_players)),
+            turn=first,
+            phase=START if chosen is None else DEAL,
+            owed=1 if chosen is None else min(self.config["hand_size"], len(bag)),
+        )
+        start = None if chosen is None else {"cell": [0, 0], "tile": TILES[chosen - 1], "number": chosen}
+        return state, [Event("game_started", {"players": n_players, "start": start, "first": first,
+                                              "bag": len(bag), "physical": True})]
+
     def current_player(self, state: State) -> int | None:
         return None if state.over else state.turn
 
@@ -184,6 +238,8 @@ class Kaliko(Game[State, Action]):
     def legal_actions(self, state: State, player: int) -> list[Action]:
         if state.over or player != state.turn:
             return []
+        if state.phase != PLAY:  # physical table: only the tiles drawn may be told now
+            return [Drew((t,)) for t in state.bag]
         actions: list[Action] = [Pass()]
         hand = state.hands[player]
         limit = min(len(hand), len(state.bag))  # RULES K-7: no more than the bag holds
@@ -200,6 +256,9 @@ class Kaliko(Game[State, Action]):
         if player != state.turn:
             raise IllegalAction("not_your_turn", current=state.turn)
         hand = state.hands[player]
+        if isinstance(action, Drew) or state.phase != PLAY:
+            self._check_told(state, player, action)
+            return
         if isinstance(action, Pass):
             return
         if isinstance(action, Exchange):
@@ -229,6 +288,31 @@ class Kaliko(Game[State, Action]):
         if not verdict.legal:
             raise IllegalAction(str(verdict.reason), **_detail(verdict.detail))
 
+    def _check_told(self, state: State, player: int, action: Action) -> None:
+        """A told draw (physical table): only while tiles are owed, at most as many as owed,
+        each once, each still in the bag (not on the board, in a hand or set aside)."""
+        if state.phase == PLAY:
+            raise IllegalAction("nothing_to_draw")
+        if not isinstance(action, Drew):
+            raise IllegalAction("draw_first", n=state.owed, phase=state.phase)
+        if not action.tiles:
+            raise IllegalAction("nothing_told", n=state.owed)
+        if len(action.tiles) > state.owed:
+            raise IllegalAction("too_many_told", n=state.owed, told=len(action.tiles))
+        if len(set(action.tiles)) != len(action.tiles):
+            raise IllegalAction("told_twice")
+        for i, t in enumerate(action.tiles):
+            if not 1 <= t <= 85:
+                raise IllegalAction("no_such_tile", number=t, index=i + 1)
+            if t not in state.bag:
+                # `index`: which tile of the line. A tile on the board is said where it lies;
+                # one in a hand (anyone's) or set aside is only "not in the bag": the refusal
+                # is heard by the table and must reveal no hand.
+                where = next(([q, r] for q, r, x in state.board if NUMBER[identity(x)] == t), None)
+                if where is not None:
+                    raise IllegalAction("told_on_board", number=t, index=i + 1, told=len(action.tiles), cell=where)
+                raise IllegalAction("not_in_bag", number=t, index=i + 1, told=len(action.tiles))
+
     def verdict(self, state: State, action: Play) -> scoring.Verdict:
         """The judge's verdict on a play (its paths and score), legal or not."""
         placed = [(cell_id(q, r), oriented(t)) for q, r, t in action.placements]
@@ -241,6 +325,8 @@ class Kaliko(Game[State, Action]):
 
     # --- moves ---------------------------------------------------------------------------------
     def apply(self, state: State, player: int, action: Action, rng: Rng) -> tuple[State, list[Event]]:
+        if isinstance(action, Drew):
+            return self._told(state, player, action)
         n = state.n_players
         hands = [list(h) for h in state.hands]
         bag = list(state.bag)
@@ -251,6 +337,16 @@ class Kaliko(Game[State, Action]):
         if isinstance(action, Pass):
             passes += 1
             events.append(Event("passed", {"seat": player, "passes": passes}))
+        elif isinstance(action, Exchange) and self.config["physical"]:
+            # RULES K-7 at a real table: the returned tiles wait aside while the new ones are
+            # drawn and told (draw first); they go back into the bag once all are told.
+            for t in action.tiles:
+                hands[player].remove(t)
+            passes = passes + 1 if self.config["exchange_counts_as_pass"] else 0
+            events.append(Event("tiles_exchanged", {"seat": player, "n": len(action.tiles), "bag": len(bag)}))
+            new = replace(state, hands=tuple(tuple(h) for h in hands), passes=passes, phase=DRAW,
+                          owed=len(action.tiles), returning=tuple(sorted(action.tiles)))
+            return new, events
         elif isinstance(action, Exchange):
             drawn = _draw(bag, len(action.tiles), rng)  # RULES K-7: draw first...
             for t in action.tiles:  # ...then return the old tiles
@@ -296,7 +392,12 @@ class Kaliko(Game[State, Action]):
                 )
             )
             want = self.config["hand_size"] - len(hands[player])
-            drawn = _draw(bag, want, rng)  # RULES K-19: refill while the bag has tiles
+            if self.config["physical"] and want and bag:
+                # RULES K-19 at a real table: the player draws and tells the tiles (phase draw)
+                new = replace(state, board=board, hands=tuple(tuple(h) for h in hands), scores=tuple(scores),
+                              passes=passes, phase=DRAW, owed=min(want, len(bag)))
+                return new, events
+            drawn = [] if self.config["physical"] else _draw(bag, want, rng)  # RULES K-19: refill while the bag has tiles
             hands[player].extend(drawn)
             if drawn:
                 events.append(
@@ -339,6 +440,45 @@ class Kaliko(Game[State, Action]):
             )
         return new, events
 
+    def _told(self, state: State, player: int, action: Drew) -> tuple[State, list[Event]]:
+        """Physical table: tiles told as drawn from the real bag (phases start, deal, draw)."""
+        bag = [t for t in state.bag if t not in action.tiles]
+        events: list[Event] = []
+        if state.phase == START:  # RULES K-4: the start tile, laid at the centre, seen by all
+            t = action.tiles[0]
+            events.append(Event("start_told", {"tile": TILES[t - 1], "number": t, "bag": len(bag)}))
+            owed = min(self.config["hand_size"], len(bag))
+            return replace(state, board=((0, 0, TILES[t - 1]),), bag=tuple(bag), phase=DEAL, owed=owed), events
+        hands = [list(h) for h in state.hands]
+        hands[player].extend(action.tiles)
+        owed = state.owed - len(action.tiles)
+        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag), "left": owed}))
+        events.append(Event("tiles_told", {"seat": player, "tiles": list(action.tiles),
+                                           "first": len(hands[player]) - len(action.tiles) + 1},
+                            to=(player,)))
+        new = replace(state, bag=tuple(bag), hands=tuple(tuple(h) for h in hands), owed=owed)
+        if owed:
+            return new, events
+        n = state.n_players
+        if state.phase == DEAL:  # RULES K-5: hands are drawn in turn, from the first player
+            nxt = (player + 1) % n
+            if hands[nxt]:  # every hand is drawn: the first player begins
+                return replace(new, turn=nxt, phase=PLAY), events
+            return replace(new, turn=nxt, owed=min(self.config["hand_size"], len(bag))), events
+        # the draw of a play (K-19) or an exchange (K-7: the returned tiles go back now)
+        new = replace(new, bag=tuple(sorted(bag + list(state.returning))), returning=(), phase=PLAY)
+        if state.returning:
+            events.append(Event("tiles_returned", {"seat": player, "n": len(state.returning), "bag": len(new.bag)}))
+        if state.passes >= n:  # RULES K-21 (an exchange counted as a pass by the variant)
+            return self._ended(replace(new, over=True, end_reason="all_passed"), events)
+        return replace(new, turn=(player + 1) % n), events
+
+    def _ended(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        out = self.outcome(state)
+        events.append(Event("game_ended", {"scores": list(out.scores), "winners": list(out.winners),
+                                           "reason": state.end_reason, "penalties": self._penalties(state)}))
+        return state, events
+
     # --- end ------------------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
         return state.over
@@ -366,6 +506,8 @@ class Kaliko(Game[State, Action]):
             "passes": state.passes,
             "over": state.over,
         }
+        if state.phase != PLAY:  # physical table: what is being told, by whom
+            v["phase"], v["owed"] = state.phase, state.owed
         if player is not None:
             v["hand"] = [{"number": n, "tile": TILES[n - 1]} for n in state.hands[player]]
         return v
@@ -384,6 +526,8 @@ class Kaliko(Game[State, Action]):
             "passes": state.passes,
             "over": state.over,
             "end_reason": state.end_reason,
+            **({"phase": state.phase, "owed": state.owed, "returning": list(state.returning)}
+               if state.phase != PLAY or state.returning else {}),
         }
 
     def state_from_json(self, data: Any) -> State:
@@ -396,6 +540,9 @@ class Kaliko(Game[State, Action]):
             passes=int(data["passes"]),
             over=bool(data["over"]),
             end_reason=data.get("end_reason"),
+            phase=str(data.get("phase", PLAY)),
+            owed=int(data.get("owed", 0)),
+            returning=tuple(int(t) for t in data.get("returning", ())),
         )
 
     def action_to_json(self, action: Action) -> Any:
@@ -403,6 +550,8 @@ class Kaliko(Game[State, Action]):
             return {"play": [{"cell": [q, r], "tile": t} for q, r, t in action.placements]}
         if isinstance(action, Exchange):
             return {"exchange": list(action.tiles)}
+        if isinstance(action, Drew):
+            return {"drew": list(action.tiles)}
         return {"pass": True}
 
     def action_from_json(self, data: Any) -> Action:
@@ -410,7 +559,11 @@ class Kaliko(Game[State, Action]):
             return Play.of([(p["cell"][0], p["cell"][1], p["tile"]) for p in data["play"]])
         if "exchange" in data:
             return Exchange(tuple(sorted(int(t) for t in data["exchange"])))
-        return Pass()
+        if "drew" in data:
+            return Drew(tuple(int(t) for t in data["drew"]))
+        if data.get("pass") is True:
+            return Pass()
+        raise ValueError(f"not a Kaliko action: {data!r}")  # never silently a pass (issue #11)
 
 
 def _draw(bag: list[int], k: int, rng: Rng) -> list[int]:

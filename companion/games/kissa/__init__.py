@@ -5,4 +5,8 @@ from .bot import BOTS
 from .commands import KissaUI as UI
 from .rules import Kissa as Rules
 
-__all__ = ["BOTS", "Rules", "UI"]
+# 2: a token told at a physical table (`{"type": "token", "digit": 7}`, RULES T-1); saves of
+# schema 1 (rows only) resume unchanged.
+ACTION_SCHEMA = 2
+
+__all__ = ["ACTION_SCHEMA", "BOTS", "Rules", "UI"]

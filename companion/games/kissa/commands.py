@@ -1,16 +1,24 @@
-"""What 2kissa10 players say or type, understood (French and English, folded with `fold`).
+"""What 2kissa10 players say or type, understood (every language of the phrase tables at once).
 
 Moves, said naturally: "10 en A1 plus 29 en C4 vers le bas égale 39 en E2",
 "10 at A1 plus 29 at C4 down equals 39 at E2", "10 + 29 = 39", "39 égale 10 fois 29".
-A number alone is enough when only one reading fits; otherwise the companion asks which.
-The move is read back as an equation with its score and played on "oui"/"yes".
+A complete equation with one reading is played at once; otherwise one question lists the
+readings (« peu importe » settles all, « le dernier » / "the last one" picks the last heard).
 
-Readings (Lichess blind mode): "ligne 3"/"row 3", "colonne C"/"column C", "E5", "autour de
-E5"/"around E5", "où sont les 7"/"where are the 7s", "jetons"/"tokens", "plateau"/"board",
-"en nombres"/"as numbers" or "chiffre par chiffre"/"digit by digit" (how lines are read),
-"coups"/"moves" (how many), "indice"/"hint" (a little more each time), "solution".
-Physical table: "ligne 1 : 5 3 6 5 0 2 3 0 1 8" enters a row, "commencer"/"start" starts,
-"pas de solution"/"no solution" declares (TA-7 R3).
+Readings (Lichess blind mode): "ligne 3"/"row 3", "colonne C"/"column C", "E5", « case B3 »,
+« qu'y a-t-il en B3 », "autour de E5"/"around E5", "où sont les 7"/"where are the 7s",
+"jetons"/"tokens", "plateau"/"board", "en nombres"/"as numbers" or "chiffre par
+chiffre"/"digit by digit" (how lines are read), "coups"/"moves" (how many), "indice"/"hint"
+(a little more each time), "solution".
+Physical table: "ligne 1 : 5 3 6 5 0 2 3 0 1 8" enters a row; the digit of a token drawn from
+the bag (« sept », "jeton 7", or the token on the reader) goes in the next cell (the chance told
+by the table: `chance` / `told`); "commencer"/"start" starts, "pas de solution"/"no solution"
+declares (TA-7 R3).
+
+The words are data: `companion/phrases/<lang>/kissa.json` (operators, directions, query and
+answer words), and the shared readers of `companion.phrases` read numbers in words, places in
+a list (« le deuxième », « le dernier ») and players' names. Only the notation is code: cells
+``A1``…``J10`` (RULES §7) and the signs' shapes.
 """
 
 from __future__ import annotations
@@ -20,96 +28,154 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from companion import phrases as tables
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refuse, named
 from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.phrases import (
+    LAST,
+    find_players,
+    is_ordinal,
+    number_at,
+    ordinal,
+    read_number,
+    yes_no,
+)
 
 from . import narration
 from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, token_value, value_of
 from .narration import direction, equation_msg, number_msg
-from .rules import ENTRY, OVER, Declare, EnterRow, Kissa, Move, StartPlay, State, tokens_left
+from .rules import (
+    ENTRY,
+    OVER,
+    Declare,
+    EnterRow,
+    Kissa,
+    Move,
+    PlaceToken,
+    StartPlay,
+    State,
+    tokens_left,
+)
 
-NUMBER_WORDS = {
-    "zero": 0, "un": 1, "une": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3,
-    "quatre": 4, "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8,
-    "eight": 8, "neuf": 9, "nine": 9, "dix": 10, "ten": 10,
-}
-EMPTY_WORDS = {"vide", "point", "rien", "empty", "blank", "dot", "none"}
-
-# spoken numbers (speech recognisers write words): units, tens, and multipliers
-WORD_VALUES = {
-    **{w: v for w, v in NUMBER_WORDS.items() if v <= 10},
-    "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15, "seize": 16,
-    "vingt": 20, "vingts": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60,
-    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-    "oh": 0, "nought": 0,
-}
-MULTIPLIERS = {"cent": 100, "cents": 100, "hundred": 100, "mille": 1000, "thousand": 1000,
-               "million": 10**6, "millions": 10**6}
-_TENS_ET = re.compile(r"\b(vingt|trente|quarante|cinquante|soixante) et (un|une|onze)\b")
+OPS = {"plus": "op_plus", "times": "op_times", "equals": "op_eq"}
 
 
-def words_number(words: list[str]) -> int | None:
-    """ "vingt neuf" -> 29, "quatre vingt dix sept" -> 97, "two hundred five" -> 205;
-    digits said one by one ("deux neuf") are read as digits: 29."""
-    if not words:
-        return None
-    if len(words) > 1 and all(w in WORD_VALUES and WORD_VALUES[w] <= 9 for w in words):
-        return int("".join(str(WORD_VALUES[w]) for w in words))
-    total = current = 0
-    for w in words:
-        if w in MULTIPLIERS:
-            mult = MULTIPLIERS[w]
-            if mult == 100:
-                current = (current or 1) * 100
-            else:
-                total += (current or 1) * mult
-                current = 0
-        elif w in WORD_VALUES:
-            v = WORD_VALUES[w]
-            if v == 20 and current % 100 == 4:  # quatre-vingt(s): 80
-                current += 76
-            else:
-                current += v
-        else:
+# --- the words, from the phrase tables -------------------------------------------------------
+def words(key: str) -> tuple[str, ...]:
+    """The folded phrases of one of 2kissa10's word groups (row, hint, any...), every language."""
+    return tables.groups("kissa", "words").get(key, ())
+
+
+@tables.cached
+def _rewrites() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pattern for every operator and direction phrase, longest first, and what each
+    becomes: a single token (``op_plus``, ``op_times``, ``op_eq``, ``dir_down``...)."""
+    to: dict[str, str] = {}
+    for way, phrases in tables.groups("kissa", "direction").items():
+        for p in phrases:
+            to.setdefault(p, "dir_" + way)
+    for key, token in OPS.items():
+        for p in words(key):
+            to.setdefault(p, token)
+    alternatives = sorted(to, key=lambda p: (-len(p), p))
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in alternatives) + r")\b") if to else re.compile(r"(?!)")
+    return pattern, to
+
+
+@tables.cached
+def _signs() -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """The operator signs of the tables ("+", "=", "×", "*"): sign -> token."""
+    to: dict[str, str] = {}
+    for lang in tables.languages():
+        for key, signs in tables.table("kissa", lang).get("signs", {}).items():
+            for sign in signs:
+                if key in OPS and sign.strip():
+                    to.setdefault(sign.strip(), OPS[key])
+    if not to:
+        return None, to
+    return re.compile("|".join(re.escape(s) for s in sorted(to, key=len, reverse=True))), to
+
+
+@tables.cached
+def _zero_words() -> frozenset[str]:
+    """Words said for the digit 0 inside a number ("two oh five"), beyond the shared reader's."""
+    return frozenset(tables.words("kissa", "zero"))
+
+
+@tables.cached
+def _vocabulary() -> frozenset[str]:
+    """Every single word 2kissa10 knows (never taken for a misspelt player name)."""
+    out: set[str] = set()
+    for section in ("words", "direction"):
+        for phrases in tables.groups("kissa", section).values():
+            out.update(w for p in phrases for w in p.split())
+    return frozenset(out)
+
+
+def _has(folded: str, phrases: Sequence[str]) -> bool:
+    padded = f" {folded} "
+    return any(f" {p} " in padded for p in phrases)
+
+
+def _after(tokens: Sequence[str], phrases: Sequence[str]) -> int | None:
+    """The index just past the first phrase of `phrases` said in `tokens`, else None."""
+    split = [p.split() for p in phrases]
+    for i in range(len(tokens)):
+        for p in split:
+            if p and list(tokens[i : i + len(p)]) == p:
+                return i + len(p)
+    return None
+
+
+def _tokens(text: str) -> list[str]:
+    """The folded words of a line, the signs as tokens: "10+29=39" -> 10 op_plus 29 op_eq 39.
+    An "x" between two digits is the times sign ("10x29")."""
+    text = re.sub(r"(?<=\d)\s*[xX]\s*(?=\d)", " x ", text)
+    pattern, to = _signs()
+    out: list[str] = []
+    pieces = pattern.split(text) if pattern is not None else [text]
+    signs = pattern.findall(text) if pattern is not None else []
+    for k, piece in enumerate(pieces):
+        out.extend(fold(piece).split())
+        if k < len(signs):
+            out.append(to[signs[k]])
+    return out
+
+
+def _rewritten(tokens: Sequence[str]) -> list[str]:
+    """Operator and direction phrases made single tokens (``op_times``, ``dir_down``...)."""
+    pattern, to = _rewrites()
+    return pattern.sub(lambda m: to[m.group(0)], " ".join(tokens)).split()
+
+
+def _number(tokens: Sequence[str], i: int) -> tuple[int, int]:
+    """The number said at word `i`: (value, words used), (0, 0) when none. Digits said one by one
+    are one number of several digits (« deux neuf » is 29, "two oh five" is 205): a number of
+    the board is its digits read in order (RULES T-3)."""
+    zero = _zero_words()
+
+    def digit_word(k: int) -> int | None:
+        if k >= len(tokens) or tokens[k].isdecimal():
             return None
-    return total + current
+        if tokens[k] in zero:
+            return 0
+        value, used = number_at(tokens, k)
+        return value if used == 1 and value <= 9 else None
 
-# multi-word phrases made single tokens before parsing, longest first
-PHRASES = [
-    (r"en diagonale vers le bas a droite|diagonale bas droite|vers le bas a droite|en bas a droite|diagonal down right|down right|down and right", "dir_down_right"),
-    (r"en diagonale vers le bas a gauche|diagonale bas gauche|vers le bas a gauche|en bas a gauche|diagonal down left|down left|down and left", "dir_down_left"),
-    (r"en diagonale vers le haut a droite|diagonale haut droite|vers le haut a droite|en haut a droite|diagonal up right|up right|up and right", "dir_up_right"),
-    (r"en diagonale vers le haut a gauche|diagonale haut gauche|vers le haut a gauche|en haut a gauche|diagonal up left|up left|up and left", "dir_up_left"),
-    (r"vers le bas|en descendant|verticalement|vertical|en bas|downwards|downward|down|bas", "dir_down"),
-    (r"vers le haut|en montant|en haut|upwards|upward|up|haut", "dir_up"),
-    (r"vers la droite|horizontalement|horizontal|a droite|rightwards|right|across|droite", "dir_right"),
-    (r"vers la gauche|a gauche|leftwards|left|gauche", "dir_left"),
-    (r"multiplie par|multiplied by|fois|times|multiplie|x", "op_times"),
-    (r"plus", "op_plus"),
-    (r"egalent|egale|egal|font|fait|donnent|donne|equals|equal|makes|make|gives|give|is", "op_eq"),
-]
-_PHRASE_RES = [(re.compile(r"\b(?:" + p + r")\b"), tok) for p, tok in PHRASES]
-_CELL = re.compile(r"^([a-j])(10|[1-9])$")
-PREPOSITIONS = {"en", "at", "in", "sur", "on", "a", "de", "from", "case", "cell"}
-
-ROW_WORDS = r"(?:ligne|rangee|row|line|rang)"
-COL_WORDS = r"(?:colonne|column|col)"
+    run: list[int] = []
+    k = i
+    while (d := digit_word(k)) is not None:
+        run.append(d)
+        k += 1
+    if len(run) > 1:
+        return int("".join(map(str, run))), len(run)
+    if i < len(tokens) and tokens[i] in zero:
+        return 0, 1
+    return number_at(tokens, i)
 
 
-def _has(folded: str, *words: str) -> bool:
-    return any(re.search(r"\b" + re.escape(w) + r"\b", folded) for w in words)
-
-
-def _symbols(text: str) -> str:
-    """Signs are words before folding removes them: + = × * and x between numbers."""
-    text = re.sub(r"(?<=\d)\s*[x×*]\s*(?=\d)", " fois ", text)
-    return text.replace("+", " plus ").replace("=", " egale ").replace("×", " fois ").replace("*", " fois ")
-
-
-def parse_cell_words(words: list[str], i: int) -> tuple[int, int] | None:
+def parse_cell_words(words: Sequence[str], i: int) -> tuple[int, int] | None:
     """A cell at words[i] ("e5", or "e" "5", or "e" "cinq"): (cell index, words used)."""
     if i >= len(words):
         return None
@@ -117,11 +183,13 @@ def parse_cell_words(words: list[str], i: int) -> tuple[int, int] | None:
     if m:
         return (int(m.group(2)) - 1) * SIZE + COLUMNS.index(m.group(1).upper()), 1
     if len(words[i]) == 1 and words[i] in "abcdefghij" and i + 1 < len(words):
-        nxt = words[i + 1]
-        n = int(nxt) if nxt.isdigit() else NUMBER_WORDS.get(nxt)
-        if n is not None and 1 <= n <= SIZE:
+        n, used = (int(words[i + 1]), 1) if words[i + 1].isdecimal() else number_at(words, i + 1)
+        if used == 1 and 1 <= n <= SIZE:
             return (n - 1) * SIZE + COLUMNS.index(words[i].upper()), 2
     return None
+
+
+_CELL = re.compile(r"^([a-j])(10|[1-9])$")
 
 
 def find_cell(folded: str) -> int | None:
@@ -151,10 +219,8 @@ class Spec:
 
 def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
     """(op, [a, b, c]) from "a op b = c" or "c = a op b"; None when it is not an equation."""
-    folded = _TENS_ET.sub(r"\1 \2", fold(_symbols(text)))
-    for rx, tok in _PHRASE_RES:
-        folded = rx.sub(" " + tok + " ", folded)
-    words = folded.split()
+    words = _rewritten(_tokens(text))
+    at = set(tables.groups("kissa", "words").get("at", ()))
     items: list[Any] = []  # Spec or "op_plus"/"op_times"/"op_eq"
     i = 0
     while i < len(words):
@@ -163,16 +229,14 @@ def parse_equation(text: str) -> tuple[str, list[Spec]] | None:
             items.append(w)
             i += 1
             continue
-        spoken = None
-        if not w.isdigit() and (w in WORD_VALUES or w in MULTIPLIERS):
-            j = i
-            while j < len(words) and (words[j] in WORD_VALUES or words[j] in MULTIPLIERS):
-                j += 1
-            spoken = words_number(words[i:j])
-        if w.isdigit() or spoken is not None:
-            spec = Spec(int(w) if w.isdigit() else spoken)  # type: ignore[arg-type]
-            i = i + 1 if w.isdigit() else j
-            if i < len(words) and words[i] in PREPOSITIONS and parse_cell_words(words, i + 1):
+        if w.isdecimal():
+            value, used = int(w), 1
+        else:
+            value, used = _number(words, i)
+        if used:
+            spec = Spec(value)
+            i += used
+            if i < len(words) and words[i] in at and parse_cell_words(words, i + 1):
                 i += 1
             got = parse_cell_words(words, i)
             if got:
@@ -214,6 +278,24 @@ def _as_numbers(digits: str) -> str:
     return ", ".join(["0"] * zeros + ([rest] if rest else []))
 
 
+@tables.cached
+def _plural_endings() -> tuple[str, ...]:
+    """How a plural ends ("s": "the 7s", "nines"), from the tables' `plural_endings`."""
+    return tables.words("kissa", "plural_endings")
+
+
+def _digit_named(word: str) -> int | None:
+    """The digit a word names in « où sont les 7 » / "where are the nines" (a plural ending dropped)."""
+    bare = [word[: -len(e)] for e in _plural_endings() if word.endswith(e) and len(word) > len(e)]
+    for w in (word, *bare):
+        if w.isdecimal():
+            return int(w) if len(w) == 1 else None
+        value = 0 if w in _zero_words() else None if is_ordinal(w) else read_number(w)
+        if value is not None and 0 <= value <= 9:
+            return value
+    return None
+
+
 class KissaUI(GameUI):
     game: Kissa
 
@@ -225,14 +307,11 @@ class KissaUI(GameUI):
     # --- understanding ---------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state
-        folded = fold(_symbols(text))
+        folded = " ".join(_tokens(text))
         if not folded or _unreadable_number(text):
             return None
         if state.phase == ENTRY:
-            # a typed '.' is an empty cell (a final '.' ending a sentence is not)
-            body = re.sub(r"^\s*\w+\s+\w+\s*:", "", text)  # after "ligne 3 :", if any
-            typed = re.sub(r"\.\s*$", "", text.strip()) if len(re.findall(r"[0-9.]", body)) > SIZE else text
-            got = self._parse_entry(fold(typed.replace(".", " vide ")), match, seat)
+            got = self.told(text, match, seat) or self._parse_entry(text, match, seat)
             if got is not None:
                 return got
         eq = parse_equation(text)
@@ -240,18 +319,24 @@ class KissaUI(GameUI):
             return self._move_intent(eq[0], eq[1], match, seat)
         return self._parse_query(folded, match, seat)
 
-    def _parse_entry(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
+    def _parse_entry(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state
-        m = re.match(r"^(?:" + ROW_WORDS + r")\s+(\w+)\s*(.*)$", folded)
+        # a typed '.' is an empty cell (a final '.' ending a sentence is not)
+        body = re.sub(r"^\s*\w+\s+\w+\s*:", "", text)  # after "ligne 3 :", if any
+        typed = re.sub(r"\.\s*$", "", text.strip()) if len(re.findall(r"[0-9.]", body)) > SIZE else text
+        tokens = [t for piece in re.findall(r"\.|[^.]+", typed) for t in (["."] if piece == "." else fold(piece).split())]
+        folded = " ".join(t for t in tokens if t != ".")
         row: int | None = None
-        rest = folded
-        if m:
-            word = m.group(1)
-            row = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
-            rest = m.group(2)
-            if row is None:
+        rest = tokens
+        k = next((len(p) for p in (w.split() for w in words("row")) if tokens[: len(p)] == p), None)
+        if k is not None:
+            if len(tokens) <= k:
                 return None
-        digits = self._digits(rest if m else folded)
+            value, used = (int(tokens[k]), 1) if tokens[k].isdecimal() else number_at(tokens, k)
+            if not used:
+                return None
+            row, rest = value, tokens[k + used :]
+        digits = self._digits(rest)
         if digits is not None:
             if row is None:
                 missing = [r for r in range(SIZE) if not state.rows[r]]
@@ -263,85 +348,104 @@ class KissaUI(GameUI):
             if len(digits) != SIZE:
                 return Refuse([say("kissa.row_length", n=len(digits), row=row, priority=Priority.IMPORTANT, earcon="error", to=seat)])
             return Act(EnterRow(row - 1, digits))
-        if _has(folded, "commencer", "commence", "commencez", "jouer", "on joue", "start", "begin", "play", "c est bon", "c est parti", "go", "starts", "begins"):
-            first = 0
-            for s, name in enumerate(match.players):
-                if fold(name) and _has(folded, fold(name)):
-                    first = s
-            return Act(StartPlay(first))
+        if _has(folded, words("start")):
+            named_seats = find_players(folded, match.players, _vocabulary())
+            return Act(StartPlay(named_seats[0] if named_seats else 0))
         return None
 
     @staticmethod
-    def _digits(text: str) -> str | None:
+    def _digits(tokens: Sequence[str]) -> str | None:
         """Dictated or typed cells: "5 3 6 5 0 2 3 0 1 8", "5365023018", "cinq trois vide..."."""
         out = []
-        for w in text.split():
-            if w.isdigit():
+        empty = set(words("empty"))
+        for w in tokens:
+            if w.isdecimal():
                 out.append(w)
-            elif w in NUMBER_WORDS and NUMBER_WORDS[w] <= 9:
-                out.append(str(NUMBER_WORDS[w]))
-            elif w in EMPTY_WORDS:
+            elif w == "." or w in empty:
                 out.append(".")
+            elif w in _zero_words():
+                out.append("0")
             else:
-                return None
+                value, used = number_at([w], 0)
+                if not used or value > 9 or is_ordinal(w):
+                    return None
+                out.append(str(value))
         joined = "".join(out)
         return joined if joined else None
+
+    # --- chance told by the table ---------------------------------------------------------------
+    def chance(self, match: Match[Any, Any], seat: int) -> list[str]:
+        """While a physical board is entered: the digit of the next token drawn from the bag,
+        `0`…`9` (RULES T-1: the tokens fill the cells in draw order, row by row); [] otherwise."""
+        return [str(a.digit) for a in match.legal(seat) if isinstance(a, PlaceToken)]
+
+    def told(self, outcome: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        """A token told: its digit (`7`, « sept », « jeton 7 ») goes in the next cell; the
+        next row whole, as RULES §7 writes it (`5365023018`, `.` for an empty cell)."""
+        if not self.chance(match, seat):
+            return None
+        state: State = match.state
+        text = outcome.strip()
+        if re.fullmatch(rf"[0-9.]{{{SIZE}}}", text):
+            return Act(EnterRow(state.rows.index(False), text))
+        said = [t for t in fold(text).split() if t not in words("token")]
+        digits = self._digits(said) if len(said) == 1 else None
+        if digits is None or len(digits) != 1 or digits == ".":
+            return None
+        return Act(PlaceToken(int(digits)))
 
     def _parse_query(self, folded: str, match: Match[Any, Any], seat: int) -> Intent | None:
         state: State = match.state
         board = state.board
-        words = folded.split()
-        m = re.search(r"\b" + ROW_WORDS + r"\s+(\w+)\b", folded)
-        if m:
-            n = int(m.group(1)) if m.group(1).isdigit() else NUMBER_WORDS.get(m.group(1))
-            if n is None or not 1 <= n <= SIZE:
+        tokens = folded.split()
+        k = _after(tokens, words("row"))
+        if k is not None and k < len(tokens):
+            n, used = (int(tokens[k]), 1) if tokens[k].isdecimal() else number_at(tokens, k)
+            if not used or not 1 <= n <= SIZE:
                 return self._answer(seat, say("kissa.no_such_row", priority=Priority.TEXT, to=seat), "row")
             return self._answer(seat, self.read_line(board, [(n - 1) * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=n), seat), "row")
-        m = re.search(r"\b" + COL_WORDS + r"\s+([a-j])\b", folded)
-        if m:
-            c = COLUMNS.index(m.group(1).upper())
-            return self._answer(seat, self.read_line(board, [r * SIZE + c for r in range(SIZE)], Msg("kissa.col_name", col=m.group(1).upper()), seat), "column")
-        if _has(folded, "en nombres", "nombres entiers", "nombres", "as numbers", "numbers", "whole numbers", "whole"):
+        k = _after(tokens, words("column"))
+        if k is not None and k < len(tokens) and len(tokens[k]) == 1 and tokens[k] in "abcdefghij":
+            c = COLUMNS.index(tokens[k].upper())
+            return self._answer(seat, self.read_line(board, [r * SIZE + c for r in range(SIZE)], Msg("kissa.col_name", col=tokens[k].upper()), seat), "column")
+        if _has(folded, words("numbers")):
             self.whole[seat] = True
             return self._answer(seat, say("kissa.style_whole", priority=Priority.TEXT, to=seat), "numbers")
-        if _has(folded, "chiffre par chiffre", "chiffres", "digit by digit", "digits"):
+        if _has(folded, words("digits")):
             self.whole[seat] = False
             return self._answer(seat, say("kissa.style_digits", priority=Priority.TEXT, to=seat), "digits")
-        if _has(folded, "pas de solution", "aucune solution", "je ne trouve pas", "je ne trouve rien", "bloque", "bloquee",
-                "no solution", "i m stuck", "stuck", "i can t find", "cannot find", "je passe", "pass"):
+        if _has(folded, words("declare")):
             return self._declare(match, seat)
-        if _has(folded, "indice", "hint", "aide moi", "un indice", "help me", "clue"):
+        if _has(folded, words("hint")):
             return named(self._hint(match, seat), "hint")
-        if _has(folded, "solution", "meilleur coup", "best move", "meilleur", "best"):
+        if _has(folded, words("best")):
             return named(self._best(match, seat), "best")
-        if _has(folded, "coups", "combien de coups", "moves", "how many moves", "solutions", "possibilites"):
+        if _has(folded, words("moves")):
             return named(self._count(match, seat), "moves")
-        if _has(folded, "autour", "around", "voisins", "voisin", "neighbours", "neighbors", "neighbourhood", "alentours", "near"):
+        if _has(folded, words("around")):
             cell = find_cell(folded)
             if cell is None:
                 return self._answer(seat, say("kissa.say_a_cell", priority=Priority.TEXT, to=seat), "around")
             return self._answer(seat, self.read_around(board, cell, seat), "around")
-        m = re.search(r"\b(?:ou|where|les|the|tous les|all the)\b.*?\b(\d|[a-z]+?)s?$", folded) or re.fullmatch(r"(\d)s", folded)
-        if m and not find_cell(folded):
-            word = m.group(1)
-            digit = int(word) if word.isdigit() else WORD_VALUES.get(word, WORD_VALUES.get(word + "s", -1))
-            if 0 <= digit <= 9:
+        k = _after(tokens, words("where"))
+        asked = len(tokens) == 1 and folded[:1].isdecimal() and folded[1:] in _plural_endings()  # "7s"
+        if ((k is not None and k < len(tokens)) or asked) and not find_cell(folded):
+            digit = _digit_named(tokens[-1])
+            if digit is not None:
                 return self._answer(seat, self.read_digit(board, digit, seat), "digit")
-        if _has(folded, "jetons", "tokens", "combien", "how many", "reste", "restant", "left", "pions"):
+        if _has(folded, words("tokens")):
             return self._answer(seat, say("kissa.tokens_left", n=tokens_left(board), value=sum(token_value(d) for d in board if d != EMPTY), priority=Priority.TEXT, to=seat), "tokens")
-        if _has(folded, "plateau", "board", "tablier", "tout le plateau", "whole board"):
+        if _has(folded, words("board")):
             return Answer(
                 [self.read_line(board, [r * SIZE + c for c in range(SIZE)], Msg("kissa.row_name", n=r + 1), seat) for r in range(SIZE)], command="board"
             )
-        if _has(folded, "scores", "score", "points"):
+        if _has(folded, words("status")):
             return Answer(self.status(match, seat), command="status")
         cell = find_cell(folded)
-        if cell is not None and _has(folded, "qu y a", "quoi", "que contient", "contenu", "what", "case", "cell"):
+        if cell is not None and _has(folded, words("cell")):
             return self._answer(seat, self.read_cell(board, cell, seat), "cell")
-        if len(words) <= 2:
-            cell = find_cell(folded)
-            if cell is not None:
-                return self._answer(seat, self.read_cell(board, cell, seat), "cell")
+        if len(tokens) <= 2 and cell is not None:
+            return self._answer(seat, self.read_cell(board, cell, seat), "cell")
         return None
 
     @staticmethod
@@ -414,12 +518,13 @@ class KissaUI(GameUI):
 
         def resolve(text: str) -> Intent | None:
             folded = fold(text)
-            if _has(folded, "non", "annule", "laisse tomber", "no", "cancel", "never mind", "stop"):
+            said_any = _has(folded, words("any"))
+            # « peu importe » is a shared "cancel" word; here it means "any of them"
+            if _has(folded, words("drop")) or (yes_no(folded) in ("no", "cancel") and not said_any):
                 return Answer([say("kissa.move_dropped", priority=Priority.TEXT, to=seat)])
-            if _has(folded, "peu importe", "n importe", "n importe lequel", "importe", "any", "whichever",
-                    "anyone", "any of them", "le premier venu"):
+            if said_any:
                 return Act(self._best_op(legal[0], board))
-            if more and _has(folded, "suite", "la suite", "autres", "les autres", "encore", "more", "next", "the rest", "rest", "others"):
+            if more and _has(folded, words("more")):
                 return self._narrow(legal, match, seat, offset + PAGE)
             picked = self._pick(folded, legal, shown, roles)
             if not picked:
@@ -432,22 +537,11 @@ class KissaUI(GameUI):
     def _pick(folded: str, legal: Sequence[Move], shown: Sequence[Move], roles: Sequence[str]) -> list[Move]:
         """The readings a reply picks: « choix 2 » / « le deuxième » (numbered over the whole
         list), « le dernier » / "the last one" (of those just heard), a cell, a direction."""
-        ordinals = {"premier": 1, "premiere": 1, "first": 1, "deuxieme": 2, "second": 2, "seconde": 2,
-                    "un": 1, "one": 1, "deux": 2, "two": 2, "trois": 3, "three": 3, "quatre": 4, "four": 4,
-                    "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7, "huit": 8, "eight": 8,
-                    "troisieme": 3, "third": 3, "quatrieme": 4, "fourth": 4, "cinquieme": 5, "fifth": 5,
-                    "sixieme": 6, "sixth": 6, "septieme": 7, "seventh": 7, "huitieme": 8, "eighth": 8}
-        words = folded.split()
-        if _has(folded, "dernier", "derniere", "last"):
+        place = ordinal(folded)
+        if place == LAST:
             return [shown[-1]]
         cell = find_cell(folded)
-        way = None
-        rewritten = folded
-        for rx, tok in _PHRASE_RES[:8]:
-            rewritten = rx.sub(" " + tok + " ", rewritten)
-        for w in rewritten.split():
-            if w.startswith("dir_"):
-                way = w[4:]
+        way = next((w[4:] for w in _rewritten(folded.split()) if w.startswith("dir_")), None)
         if cell is not None or way is not None:
             def fits(m: Move, starts: bool) -> bool:
                 for r in roles:
@@ -459,10 +553,8 @@ class KissaUI(GameUI):
 
             found = [m for m in legal if fits(m, True)] or [m for m in legal if fits(m, False)]
             return found
-        for w in words:
-            k = int(w) if w.isdigit() and len(words) <= 2 else ordinals.get(w)
-            if k is not None and 1 <= k <= len(legal):
-                return [legal[k - 1]]
+        if place is not None and 1 <= place <= len(legal):
+            return [legal[place - 1]]
         return []
 
     @staticmethod

@@ -87,6 +87,8 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
         else:
             out.append(say("kissa.rows_complete", earcon="question"))
         return out
+    if kind == "token_placed":  # T-1: a token told by the table, in the next cell
+        return [say("kissa.token_placed", cell=d["cell"], digit=str(d["digit"]), n=d["left"])]
     if kind == "play_started":
         out = [say("kissa.play_started", n=d["tokens"], player=player(match, d["first"]), earcon="good")]
         if d["unusual"]:

@@ -18,7 +18,7 @@ from companion.phrases import LIMIT, Builder, fill, pick, spoken
 from .finder import COLUMNS, PLUS, SIZE, TIMES, value_of
 from .narration import equation_msg, number_msg
 from .notation import cell_name
-from .rules import ENTRY, OVER, Declare, EnterRow, Move, StartPlay
+from .rules import ENTRY, OVER, Declare, EnterRow, Move, PlaceToken, StartPlay
 
 QUERIES = ("tokens", "board", "numbers", "digits", "hint", "best", "moves", "status")
 
@@ -83,6 +83,9 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
             digits = " ".join(action.digits)
             b.slot("digits", [digits])  # any ten digits: a sample (each rotation of 0-9)
             b.say(fill(t["enter_row"], row=str(action.row + 1), digits=digits), command, t["enter_row"])
+        elif isinstance(action, PlaceToken):  # a token drawn from the bag, told (RULES T-1)
+            b.rule(t["token"], "action")
+            b.say(fill(t["token"], digit=str(action.digit)), command, t["token"])
         elif isinstance(action, StartPlay):
             b.rule(t["start"], "action")
             b.slot("player", list(match.players))

@@ -7,8 +7,10 @@ Options (RULES.md variant flags):
 * ``zero_is_number`` (KISSA_ZERO_IS_NUMBER, TA-3): a lone 0 is a number (default True);
 * ``penalty`` (KISSA_PENALTY, TA-7): ``"to_move"`` (R1, default) or ``"last_mover"`` (R2);
 * ``physical``: the players' own board at a table. The board is entered row by row
-  (``EnterRow``) and confirmed (``StartPlay``), and a player may declare that they find no
-  solution (``Declare``, TA-7 R3): the game ends with their penalty even if a move exists.
+  (``EnterRow``), or token by token as the tokens are drawn from the bag (``PlaceToken``: the
+  chance told by the table, T-1), and confirmed (``StartPlay``); a player may declare that
+  they find no solution (``Declare``, TA-7 R3): the game ends with their penalty even if a
+  move exists.
 
 When the companion holds the board it detects the end itself: the player to move with no
 legal move (T-9, R1) gets the penalty. In the entry phase of the physical mode the list of
@@ -63,6 +65,15 @@ class EnterRow:
 
 
 @dataclass(frozen=True)
+class PlaceToken:
+    """Physical mode: one token drawn from the bag, told by the table (typed, said or laid on
+    the reader), goes in the next cell: RULES T-1 fills the cells in draw order, row by row.
+    The next cell is in the first row not entered yet, after the tokens already told there."""
+
+    digit: int
+
+
+@dataclass(frozen=True)
 class StartPlay:
     """Physical mode: the board is read back and right; `first` plays first (T-1)."""
 
@@ -74,7 +85,7 @@ class Declare:
     """Physical mode: "no solution" declared by the player to move (TA-7 R3)."""
 
 
-Action = Move | EnterRow | StartPlay | Declare
+Action = Move | EnterRow | PlaceToken | StartPlay | Declare
 
 ENTRY, PLAY, OVER = "entry", "play", "over"
 
@@ -90,6 +101,12 @@ class State:
     moves: int = 0
     end: str | None = None  # "board_cleared", "stuck", "declared"
     order: tuple[int, ...] | None = None  # T-1: the playing order drawn; None: seat order
+    cursor: int = 0  # physical entry: tokens told so far in the first row not entered (T-1)
+
+
+def _first_missing(state: State) -> int | None:
+    """The first row not entered yet: where the next token told goes (T-1, row by row)."""
+    return state.rows.index(False) if False in state.rows else None
 
 
 def next_player(state: State, player: int) -> int:
@@ -258,6 +275,8 @@ class Kissa(Game[State, Action]):
             ]
             if all(state.rows):
                 rows += [StartPlay(first) for first in range(len(state.scores))]
+            else:  # T-1: the next token drawn, whatever its digit
+                rows += [PlaceToken(digit) for digit in range(10)]
             return rows
         extra: tuple[Action, ...] = (Declare(),) if self.config["physical"] else ()
         board = state.board
@@ -283,6 +302,14 @@ class Kissa(Game[State, Action]):
                 raise IllegalAction("bad_row", row=action.row + 1)
             if len(action.digits) != SIZE or any(ch != "." and not ch.isdigit() for ch in action.digits):
                 raise IllegalAction("bad_row_digits", row=action.row + 1, digits=action.digits)
+            return
+        if isinstance(action, PlaceToken):
+            if state.phase != ENTRY:
+                raise IllegalAction("board_already_set")
+            if all(state.rows):
+                raise IllegalAction("board_complete")
+            if not isinstance(action.digit, int) or not 0 <= action.digit <= 9:
+                raise IllegalAction("bad_token", digit=str(action.digit))
             return
         if isinstance(action, StartPlay):
             if state.phase != ENTRY:
@@ -352,9 +379,26 @@ class Kissa(Game[State, Action]):
             for k, ch in enumerate(action.digits):
                 board[action.row * SIZE + k] = EMPTY if ch == "." else int(ch)
             rows = tuple(True if r == action.row else done for r, done in enumerate(state.rows))
-            new = replace(state, board=tuple(board), rows=rows)
+            # the row the tokens were going into, entered whole: its tokens told so far are replaced
+            cursor = 0 if action.row == _first_missing(state) else state.cursor
+            new = replace(state, board=tuple(board), rows=rows, cursor=cursor)
             missing = [r + 1 for r in range(SIZE) if not rows[r]]
             return new, [Event("row_entered", {"row": action.row + 1, "digits": action.digits, "missing": missing})]
+        if isinstance(action, PlaceToken):
+            row = _first_missing(state)
+            assert row is not None  # check: the board is not complete
+            cell = row * SIZE + state.cursor
+            board = list(state.board)
+            board[cell] = action.digit
+            if state.cursor + 1 < SIZE:
+                new = replace(state, board=tuple(board), cursor=state.cursor + 1)
+                return new, [Event("token_placed", {"cell": cell_name(cell), "digit": action.digit, "row": row + 1,
+                                                    "left": SIZE - state.cursor - 1})]
+            rows = tuple(True if r == row else done for r, done in enumerate(state.rows))
+            new = replace(state, board=tuple(board), rows=rows, cursor=0)
+            missing = [r + 1 for r in range(SIZE) if not rows[r]]
+            # the tenth token completes the row: read back as a row entered whole
+            return new, [Event("row_entered", {"row": row + 1, "digits": row_text(new.board, row), "missing": missing})]
         if isinstance(action, StartPlay):
             counts = [sum(1 for d in state.board if d == digit) for digit in range(10)]
             odd = [{"digit": d, "count": counts[d]} for d in range(10) if counts[d] != 10]
@@ -456,6 +500,7 @@ class Kissa(Game[State, Action]):
             "moves": state.moves,
             "end": state.end,
             **({"order": list(state.order)} if state.order is not None else {}),
+            **({"cursor": state.cursor} if state.cursor else {}),
         }
 
     def state_from_json(self, data: Any) -> State:
@@ -472,6 +517,7 @@ class Kissa(Game[State, Action]):
             int(data.get("moves", 0)),
             data.get("end"),
             tuple(int(x) for x in data["order"]) if data.get("order") is not None else None,
+            int(data.get("cursor", 0)),
         )
 
     def action_to_json(self, action: Action) -> Any:
@@ -485,6 +531,8 @@ class Kissa(Game[State, Action]):
             }
         if isinstance(action, EnterRow):
             return {"type": "row", "row": action.row + 1, "digits": action.digits}
+        if isinstance(action, PlaceToken):
+            return {"type": "token", "digit": action.digit}
         if isinstance(action, StartPlay):
             return {"type": "start", "first": action.first}
         return {"type": "declare"}
@@ -497,6 +545,8 @@ class Kissa(Game[State, Action]):
             return Move(str(data["op"]), tuple(a), tuple(b), tuple(c))
         if kind == "row":
             return EnterRow(int(data["row"]) - 1, str(data["digits"]))
+        if kind == "token":
+            return PlaceToken(int(data["digit"]))
         if kind == "start":
             return StartPlay(int(data.get("first", 0)))
         if kind == "declare":
