@@ -292,7 +292,7 @@ m("kikoi.reds_due", "Physical table, after the deal (RULES KI-3): now the red to
   ("Rouges dans le sac, maintenant.", "Reds into the bag, now."))
 m("kikoi.prompt.reds", "Physical table: the table says when the red tokens are in the bag. {player}: who answers for the table.",
   "{player}, dis « prêt » quand les jetons rouges sont dans le sac.", "{player}, say \"ready\" when the red tokens are in the bag.",
-  ("{player}, rouges dans le sac ? « Prêt » ?", "{player}, reds in? \"Ready\"?"))
+  ("{player} : rouges dans le sac ? Dis « prêt ».", "{player}: reds in the bag? Say \"ready\"."))
 m("kikoi.reds_in", "Physical table: the red tokens are in the bag; play begins.",
   "Les jetons rouges sont dans le sac.", "The red tokens are in the bag.", ("Rouges dans le sac.", "Reds in the bag."))
 m("kikoi.help.reds", "Physical table: help while the red tokens go into the bag.",
