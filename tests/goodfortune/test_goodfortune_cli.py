@@ -297,3 +297,16 @@ def test_a_physical_game_without_an_owners_deck_says_how_to_enter_it(tmp_path):
     save(make_deck("mine", synthetic().tiles), path)
     set_default(path)
     assert table_options({"physical": "true"}, 2) == {"physical": "true"}
+
+
+def test_deck_entry_of_numbers_only_says_what_a_tile_needs():
+    from companion.games.goodfortune.deckentry import DeckEntry
+    from companion.narration import catalog
+
+    entry = DeckEntry("mine")
+    said = [catalog("fr").text(m) for m in entry.feed("1 2 3 4 5 6 7 8 9")]
+    assert said == ["Je n'ai entendu aucun charme : dis les deux charmes de la tuile, puis son dé, "
+                    "par exemple « trèfle et scarabée, 3 ».", "Tuile 1 : ses deux charmes et son dé ?"]
+    assert entry.tiles == []
+    said = [catalog("en").text(m) for m in entry.feed("clover 3")]
+    assert said[0] == "Two charms are needed; I heard 1: clover." and entry.tiles == []

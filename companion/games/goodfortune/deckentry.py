@@ -109,9 +109,10 @@ class DeckEntry:
         distinct = list(dict.fromkeys(charms))
         if len(charms) == 2 and len(distinct) == 1:
             return None, Msg("goodfortune.entry.same_charm")
+        if not distinct:  # « 1 2 3 … »: numbers only, no charm at all
+            return None, Msg("goodfortune.entry.no_charm")
         if len(distinct) != 2:
-            return None, Msg("goodfortune.entry.need_two", n=len(distinct),
-                             heard=[charm_msg(c) for c in distinct] or Msg("goodfortune.none"))
+            return None, Msg("goodfortune.entry.need_two", n=len(distinct), heard=[charm_msg(c) for c in distinct])
         if not numbers:
             return None, Msg("goodfortune.entry.need_die")
         die = numbers[-1]
