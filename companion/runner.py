@@ -58,6 +58,23 @@ def parse_options(entry: GameEntry, pairs: list[str], lang: str) -> dict[str, An
     return out
 
 
+def table_options(entry: GameEntry, options: dict[str, Any], humans: int, lang: str) -> dict[str, Any]:
+    """The options this table plays with, decided by the game before its rules are made (so the
+    save keeps them and a resume replays the same): one human among KIKOI bots is asked
+    « kipirat ? » only when they hold it; a physical Good Fortune game needs the box's deck.
+    A game without such a hook plays with the options as given."""
+    hook = getattr(entry.module(), "table_options", None)
+    if hook is None:
+        return options
+    try:
+        return dict(hook(options, humans))
+    except ValueError as exc:
+        msg = getattr(exc, "msg", None)
+        if isinstance(msg, Msg):
+            raise UserError(msg.id, lang, **msg.params) from None
+        raise UserError("core.error.bad_option", lang, detail=str(exc), known="-") from None
+
+
 def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any, Any, dict[str, Any]]:
     from companion.transcript import load
 
@@ -213,8 +230,9 @@ def play(args: argparse.Namespace) -> int:
     except UnknownGame:
         raise UserError("core.error.unknown_game", lang, name=args.game, games=", ".join(g.name for g in GAMES)) from None
     options = parse_options(entry, args.option, lang)
-    game, ui, bots = load_game(entry, options, lang)
     humans = [n.strip() for n in args.players.split(",") if n.strip()]
+    options = table_options(entry, options, len(humans), lang)
+    game, ui, bots = load_game(entry, options, lang)
     if len(set(humans)) != len(humans):
         raise UserError("core.error.same_name", lang)
     n_bots = args.bots if args.bots is not None else (0 if humans else entry.min_players)

@@ -113,3 +113,25 @@ def test_quit_saves_and_resume_says_where_it_stands(tmp_path):
     assert r.returncode == 0 and "Game saved." in r.stdout
     r = run(tmp_path, "resume", "--lang", "en", input="quit\n")
     assert r.returncode == 0 and "Game resumed after" in r.stdout
+
+
+# --- what the table decides before the rules are made (runner.table_options) -------------------------
+def test_a_physical_good_fortune_without_the_boxs_deck_does_not_start(tmp_path):
+    r = run(tmp_path, "play", "goodfortune", "--players", "Anne,Bruno", "-o", "physical=true", input="quitte\n")
+    assert r.returncode == 2, r
+    assert "companion goodfortune deck new" in r.stderr + r.stdout and "-o deck=synthetic" in r.stderr + r.stdout
+    assert not list((tmp_path / "data").rglob("*.jsonl")), "nothing saved for a game that did not start"
+    r = run(tmp_path, "play", "goodfortune", "--players", "Anne,Bruno", "-o", "physical=true", "-o", "deck=synthetic",
+            input="quitte\n")
+    assert r.returncode == 0 and "synthétique" in r.stdout
+
+
+def test_a_lone_human_among_kikoi_bots_is_asked_kipirat_only_when_holding_it_and_the_save_keeps_it(tmp_path):
+    r = run(tmp_path, "play", "kikoi", "--players", "Anne", "--bots", "2", "--seed", "5", input="quitte\n")
+    assert r.returncode == 0, r
+    (save,) = (tmp_path / "data").rglob("*kikoi*.jsonl")
+    start = json.loads(save.read_text(encoding="utf-8").splitlines()[0])["r"]
+    assert start["options"] == {"kipirat_window": "holder"}
+    r = run(tmp_path, "play", "kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "5", input="quitte\n")
+    saves = sorted((tmp_path / "data").rglob("*kikoi*.jsonl"), key=lambda p: p.stat().st_mtime)
+    assert json.loads(saves[-1].read_text(encoding="utf-8").splitlines()[0])["r"]["options"] == {}

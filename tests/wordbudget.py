@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.core import Match, Rng, find
 from companion.narration import Verbosity
+from companion.runner import table_options
 from companion.session import Seat, Session
 from companion.session.outputs import JournalAction, Record, Say
 from companion.transcript import load
@@ -84,6 +85,7 @@ class Turn:
 def scripted_game(game: str, lang: str, verbosity: Verbosity, seed: int = 3, bots: int = 1, max_turns: int = 12,
                   **options: Any) -> list[Turn]:
     entry = find(game)
+    options = table_options(entry, options, 1, lang)  # one human, as `companion play` decides it
     rules, ui, bot_kinds = load(entry, **options)
     kind = BOT_KIND.get(game) or next(iter(bot_kinds))
     n = max(entry.min_players, 1 + bots)
