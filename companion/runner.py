@@ -350,6 +350,24 @@ def _schema(entry: GameEntry) -> int:
     return int(getattr(entry.module(), "ACTION_SCHEMA", 1))
 
 
+def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) -> None:
+    """Replay one recorded move, after the moves an older save implies before it (a move the
+    rules would refuse here is first preceded by them; IllegalAction if it still is)."""
+    if action not in match.legal(seat):
+        for s, a in implied(match):
+            match.play(s, a)
+    match.play(seat, action)
+
+
+def _implied(entry: GameEntry, schema: int) -> Any:
+    """`match -> [(seat, action)]`: the moves a save of an older action schema did not record
+    (the game's `implied_actions`); none when the save is of this schema."""
+    hook = getattr(entry.module(), "implied_actions", None)
+    if hook is None or schema >= _schema(entry):
+        return lambda match: []
+    return lambda match: list(hook(match, schema))
+
+
 def create_journal(entry: GameEntry, game: Any, options: dict[str, Any], names: list[str], kinds: list[str | None],
                    seed: int, lang: str, path: Path | None) -> tuple[Any, tuple[str, str] | None]:
     """A new save, created exclusively (never over an existing file), locked for the session.
@@ -419,11 +437,11 @@ def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tu
     c = opened.contents()
     match: Match[Any, Any] = Match(game, names, int(start["seed"]))
     cut, problem = None, None
+    implied = _implied(entry, int(start.get("schema", 1)))
     for i, rec in enumerate(c.actions):
         try:
             seat = int(rec["seat"])
-            action = jr.decode_action(game, rec["action"])
-            match.play(seat, action)
+            _replay_one(match, seat, jr.decode_action(game, rec["action"]), implied)
         except (ValueError, IllegalAction, KeyError, IndexError, TypeError, AttributeError) as exc:
             # a hand edit that decodes but that the rules cannot take: not a move of this game
             cut = c.action_lines[i]
@@ -461,7 +479,9 @@ def resume(args: argparse.Namespace) -> int:
         raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
-    session.match.replay(c.actions)  # checked move by move when the save was opened
+    implied = _implied(entry, int(start.get("schema", 1)))
+    for rec in c.actions:  # checked move by move when the save was opened
+        _replay_one(session.match, int(rec["seat"]), jr.decode_action(game, rec["action"]), implied)
     session.core.apply_settings(c.settings)  # « bref » said before the save was closed
     if args.verbosity:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table

@@ -6,7 +6,21 @@ from typing import Any
 
 from .bot import BOTS
 from .commands import KikoiUI as UI
-from .rules import Rules
+from .rules import REDS, RedsIn, Rules
+
+# The actions' schema in saves (journal start line). 2: a physical table with red tokens says
+# « prêt » once they are in the bag after the deal (RULES KI-3), a move of its own (`RedsIn`).
+ACTION_SCHEMA = 2
+
+
+def implied_actions(match: Any, schema: int) -> list[tuple[int, Any]]:
+    """Replaying a save written with an older schema: the moves it did not record because they
+    did not exist then, due before the next recorded one. Schema 1 dealt with the red tokens
+    already in the bag, so a replay reaching the `reds` phase takes them as put in."""
+    state = match.state
+    if schema < 2 and not state.over and state.phase == REDS:
+        return [(state.actor, RedsIn())]
+    return []
 
 
 def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
@@ -20,4 +34,4 @@ def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
     return options
 
 
-__all__ = ["BOTS", "Rules", "UI", "table_options"]
+__all__ = ["ACTION_SCHEMA", "BOTS", "Rules", "UI", "implied_actions", "table_options"]
