@@ -282,3 +282,29 @@ def test_random_physical_playouts_keep_the_contract(seed):
 
     match = random_playout(Rules(physical=True, hand_size=3), 2 + seed, seed, check_every=3)
     assert any(isinstance(step.action, Drew) for step in match.history)
+
+
+# --- the token reader: a tile laid on it is told like a typed one (GameUI.told) -------------------
+def test_tiles_laid_on_the_token_reader_are_told_until_the_hands_are_dealt():
+    """Tags `kaliko:N` (companion reader write) laid one by one on a reader bound to the table:
+    the start tile, then each hand in turn, the same moves as typed numbers, nothing said twice."""
+    from companion.adapters.reader_events import TokenPlaced
+    from companion.inbox import Device
+    from companion.reader.play import ReaderPlay
+
+    rules, ui, match, session, lines = table("fr")
+    session.core.reader = ReaderPlay.bound([("reader:test", None)])
+    typed_rules = Rules(physical=True)
+    typed = Match(typed_rules, NAMES, 1)
+    rng = random.Random(5)
+    k = 0
+    while match.state.phase in (START, DEAL):
+        seat = match.current
+        tile = rng.choice(sorted(match.state.bag))
+        assert str(tile) in ui.chance(match, seat)
+        session.loop.feed(Device(TokenPlaced("reader:test", k % 4, f"{k:08x}", f"kaliko:{tile}"), "reader:test"))
+        typed.play(seat, UI(typed_rules).told(str(tile), typed, seat).action)
+        k += 1
+    assert match.state.phase == PLAY and match.state == typed.state
+    assert all(len(h) == rules.config["hand_size"] for h in match.state.hands)
+    assert k == 1 + len(NAMES) * rules.config["hand_size"]
