@@ -107,6 +107,16 @@ class Segmenter:
         self._rest = data[n * FRAME:]
         return out
 
+    def note_floor(self, pcm: np.ndarray) -> None:
+        """Sound not listened to (push-to-talk closed): only the noise floor learns from it."""
+        data = np.concatenate([self._rest, pcm.astype(np.int16, copy=False)])
+        n = len(data) // FRAME
+        if self.margin_db is not None:
+            for i in range(n):
+                self.levels.append(band_level(data[i * FRAME:(i + 1) * FRAME]))
+        self._rest = data[n * FRAME:]
+        self.t += n * FRAME / RATE
+
     def is_voiced(self, frame: np.ndarray) -> tuple[bool, float]:
         """(voiced, dB above the floor) for one frame; the frame's level joins the floor's history."""
         voiced = self.vad.is_speech(frame.astype("<i2").tobytes(), RATE)
