@@ -286,38 +286,49 @@ def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
         print(f"\nLatency through the Listener at real speed: {len(streams)} streams ({', '.join(games)}; "
               f"{', '.join('clean' if s is None else f'{s:g} dB white noise' for s in snrs)}), {n} commands each, "
               f"{total:.0f} s of sound per setting")
-        results: dict[str, tuple[list[float], list[float], list[float], collections.Counter[str]]] = {}
+        results: dict[str, dict[str, Any]] = {}
         for name, (kw, streaming) in SETTINGS.items():
             t = time.time()
-            dec: list[float] = []
-            voice: list[float] = []
-            vad_voice: list[float] = []
-            counts: collections.Counter[str] = collections.Counter()
-            for _g, _snr, phrases, wav, said, _dur in streams:
+            r: dict[str, Any] = {"dec": [], "voice": [], "wait": [], "late": [], "counts": collections.Counter(),
+                                 "by": collections.defaultdict(list)}
+            for g, snr, phrases, wav, said, _dur in streams:
                 out = run_setting(kw, streaming, rec, phrases, wav, said)
                 pairs, c = out.matched()
-                counts.update(c)
+                r["counts"].update(c)
                 for s, h in pairs:
                     if h.posted_at is None:
                         continue
-                    dec.append(h.posted_at - h.decided_at)
-                    voice.append(h.posted_at - (out.t0 + s.end))
-                    vad_voice.append(h.decided_at - (out.t0 + h.utterance.last_voiced))
-            results[name] = (dec, voice, vad_voice, counts)
+                    r["dec"].append(h.posted_at - h.decided_at)
+                    r["voice"].append(h.posted_at - (out.t0 + s.end))
+                    r["wait"].append(h.utterance.decided - s.end)  # stream time: the VAD's own wait
+                    r["late"].append(h.decided_at - (out.t0 + h.utterance.decided))  # the thread behind the sound
+                    r["by"][(g, "clean" if snr is None else f"{snr:g} dB")].append(h.posted_at - (out.t0 + s.end))
+            results[name] = r
             print(f"  ran {name!r} in {time.time() - t:.0f} s", flush=True)
     n_all = n * len(streams)
-    print(f"\n{'setting':72} {'VAD decision -> line':>21} {'last voiced -> line':>20} {'(VAD wait)':>11}  "
+    print(f"\n{'setting':72} {'VAD decision -> line':>21} {'last voiced -> line':>20} {'VAD wait':>9} {'behind':>7}  "
           f"{'one utt.':>8} {'right':>6} {'merged':>6} {'split':>5} {'missed':>6}")
-    print(f"{'':72} {'median / p95 ms':>21} {'median / p95 ms':>20} {'median ms':>11}")
-    base = next(iter(results.values()))
-    for name, (dec, voice, vad_voice, c) in results.items():
-        print(f"{name:72} {ms(dec):>21} {ms(voice):>20} {1000 * statistics.median(vad_voice) if vad_voice else 0:>11.0f}  "
+    print(f"{'':72} {'median / p95 ms':>21} {'median / p95 ms':>20} {'median':>9} {'median':>7}")
+    for name, r in results.items():
+        c = r["counts"]
+        print(f"{name:72} {ms(r['dec']):>21} {ms(r['voice']):>20} {med(r['wait']):>9} {med(r['late']):>7}  "
               f"{c['one utterance']:>4}/{n_all:<3} {c['line right']:>6} {c['merged']:>6} {c['split']:>5} {c['missed']:>6}")
+    print("\n(VAD wait: from the true end of the speech to the VAD's decision, in stream time; behind: how late the "
+          "listener's thread took that decision, still decoding the command before)")
+    keys = list(dict.fromkeys(k for r in results.values() for k in r["by"]))
+    print("\nlast voiced -> line, median ms, per stream: " + ", ".join(f"{g} {c}" for g, c in keys))
+    for name, r in results.items():
+        print(f"  {name:72} " + " ".join(f"{med(r['by'][k]):>6}" for k in keys))
+    base = next(iter(results.values()))
     print("\nratios to the baseline (median; below 1 is faster):")
-    for name, (dec, voice, _v, _c) in list(results.items())[1:]:
-        if dec and voice and base[0] and base[1]:
-            print(f"  {name:72} decision -> line x{statistics.median(dec) / statistics.median(base[0]):.2f}   "
-                  f"last voiced -> line x{statistics.median(voice) / statistics.median(base[1]):.2f}")
+    for name, r in list(results.items())[1:]:
+        if r["dec"] and r["voice"] and base["dec"] and base["voice"]:
+            print(f"  {name:72} decision -> line x{statistics.median(r['dec']) / statistics.median(base['dec']):.2f}   "
+                  f"last voiced -> line x{statistics.median(r['voice']) / statistics.median(base['voice']):.2f}")
+
+
+def med(values: list[float]) -> str:
+    return f"{1000 * statistics.median(values):.0f}" if values else "-"
 
 
 def main() -> None:
