@@ -93,6 +93,7 @@ def test_a_name_alone_keeps_it_open_for_the_command_and_nothing_known_buzzes():
 
 
 def test_the_talk_key_at_the_keyboard():
+    need_voice()  # a Listener has a VAD (webrtcvad)
     speaker = Speaker()
     gate = TalkGate(speaker)
     listener = Listener([], None, Inbox(), lambda: PHRASES, gate=gate)  # type: ignore[arg-type]
