@@ -37,6 +37,10 @@ from .grammar import SPEAKER, PhraseSet
 from .recognizer import Recognizer, Result
 from .vad import FRAME, Segmenter, Utterance
 
+#: a name said alone names the speaker of the next utterance if it starts within this many
+#: seconds of sound (a stale name must not make a later command someone else's)
+NAMED_FOR_S = 4.0
+
 #: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows. The
 #: first names are the ones meant for it; until the earcon set has them, the nearest
 #: existing sounds (a rising glide, a short click, the low buzz) are played.
@@ -137,7 +141,7 @@ class Listener:
     def __post_init__(self) -> None:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self._said_by: str | None = None  # a name said alone: the next utterance is theirs
+        self._said_by: tuple[str, float] | None = None  # a name said alone, and when: the next utterance is theirs
         self._current: PhraseSet | None = None
 
     # ------------------------------------------------------------------ running
@@ -234,12 +238,13 @@ class Listener:
         line = None
         match = self._current.resolve(result.text) if result.line is not None and self._current is not None else None
         named = match.speaker if match is not None else None
-        if match is not None and match.command == SPEAKER:
+        if match is not None and match.command == SPEAKER and named is not None:
             # « Paul… » alone: the next utterance is Paul's (the microphone stays open)
-            self._said_by = named
+            self._said_by = (named, utt.decided)
         else:
-            who = named or self._said_by
+            before = self._said_by
             self._said_by = None
+            who = named or (before[0] if before is not None and utt.start - before[1] <= NAMED_FOR_S else None)
             if self.gate is not None:
                 self.gate.close("close" if result.line is not None else "nothing")
             if result.line is not None:

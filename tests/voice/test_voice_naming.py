@@ -12,7 +12,7 @@ from companion.session import Seat, Session
 from companion.session.outputs import InputTaken
 from companion.transcript import load
 from companion.voice import synth
-from companion.voice.listener import Listener
+from companion.voice.listener import NAMED_FOR_S, Listener
 from companion.voice.options import add_voice_args
 from companion.voice.recognizer import SphinxRecognizer
 from companion.voice.sayable import sayable_now
@@ -79,6 +79,12 @@ def test_a_name_alone_names_the_speaker_of_the_next_utterance(tmp_path):
     assert [ln.text for ln in got] == ["Paul: my board"]
     [record] = taken(session, got[0])
     assert record.seat == 1 and record.command is not None
+    # a name said long before (more than NAMED_FOR_S of sound) names nobody: the command is unnamed
+    wav = tmp_path / "paul-long-pause-board.wav"
+    write_wav(wav, np.concatenate([synth.utterance("Paul", "en-us", 150), synth.silence(NAMED_FOR_S + 1, seed=5),
+                                   synth.utterance("my board", "en-us", 150, seed=6)]))
+    got, listener = heard_lines(wav, phrases)
+    assert len(listener.heard) == 2 and [ln.text for ln in got] == ["my board"]
 
 
 def test_who_may_name_themselves_at_the_table_microphone(tmp_path):
