@@ -189,7 +189,12 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         # No gc.collect() first: it would hold the interpreter ~0.1 s just as the opening is said.
         gc.freeze()
         if session.running and session.core.humans:
-            threading.Thread(target=pump, args=(inbox,), name="keyboard", daemon=True).start()
+            keys = inbox
+            if listeners:  # push-to-talk (--voice-ptt): the talk key opens the microphones
+                from companion.voice.table import keyboard_inbox
+
+                keys = keyboard_inbox(inbox, listeners)
+            threading.Thread(target=pump, args=(keys,), name="keyboard", daemon=True).start()
         loop.run()
     finally:
         for port in ports:

@@ -11,6 +11,12 @@ and/or a grammar of templates whose slots are finite lists of spoken strings::
 Words become grammar tokens by folding (lower case, no accents: « Zoé » is the token
 ``zoe``), with the original spelling kept for espeak-ng; digits are tokens of their own
 (``A1`` is ``a 1``), pronounced as espeak-ng reads them.
+
+With one microphone for the table, a player may name themselves first, as typed
+(« Paul : mon plateau »): `speakers` lists the names that may come first (the human seats
+without a microphone of their own), an optional prefix of every phrase; a name said alone
+(« Paul… » then a pause the VAD cuts at) is a phrase too, whose command is `SPEAKER`.
+`resolve` gives the listed phrase without the name and, in `Match.speaker`, who said it.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from typing import Any
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+")
 _SLOT = re.compile(r"\{(\w+)\}")
+#: the command of a seat's name said alone: the next utterance is that player's
+SPEAKER = "speaker"
 
 
 def fold_token(word: str) -> str:
@@ -49,6 +57,8 @@ class Match:
 
     phrase: str
     command: str | None
+    #: the name the speaker said first (« Paul : mon plateau »), spelled as the seat's; None: unnamed
+    speaker: str | None = None
 
 
 @dataclass
@@ -61,11 +71,18 @@ class PhraseSet:
     slots: dict[str, list[str]] = field(default_factory=dict)
     #: a wake word every command must start with (noisy tables), e.g. "companion"; None: none
     wake: str | None = None
+    #: names a player may say first to name themselves (one microphone for several players)
+    speakers: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
         self.spelling: dict[str, str] = {}
         self.wake_tokens = self._learn(self.wake) if self.wake else ()
+        self.speaker_tokens: dict[tuple[str, ...], str] = {}
+        for name in self.speakers:
+            toks = self._learn(name)
+            if toks:
+                self.speaker_tokens.setdefault(toks, name)
         for phrase, command in self.concrete:
             toks = self._learn(phrase)
             if toks and toks not in self.by_tokens:
@@ -86,13 +103,13 @@ class PhraseSet:
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
-              lang: str | None = None, wake: str | None = None) -> PhraseSet:
+              lang: str | None = None, wake: str | None = None, speakers: Sequence[str] = ()) -> PhraseSet:
         """From concrete pairs and/or the grammar dict (either may be empty)."""
         g = dict(grammar or {})
         return cls(lang=lang or g.get("lang") or "en",
                    concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
                    rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
-                   wake=wake)
+                   wake=wake, speakers=list(speakers))
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)
@@ -149,6 +166,11 @@ class PhraseSet:
         if not alts:
             raise ValueError("nothing sayable: no phrase and no template")
         body = " | ".join(f"( {a} )" for a in sorted(set(alts)))
+        if self.speaker_tokens:
+            # « Paul mon plateau », or « Paul » alone (the VAD cut at the pause after the name)
+            body = f"( [ <speaker> ] ( {body} ) ) | <speaker>"
+            names = sorted({" ".join(t) for t in self.speaker_tokens})
+            slot_rules.insert(0, "<speaker> = " + " | ".join(f"( {n} )" for n in names) + " ;")
         if self.wake_tokens:
             body = " ".join(self.wake_tokens) + f" ( {body} )"
         return "\n".join([f"#JSGF V1.0;\ngrammar {name};", f"public <{name}> = {body} ;", *slot_rules]) + "\n"
@@ -159,7 +181,19 @@ class PhraseSet:
 
     def with_wake(self, wake: str | None) -> PhraseSet:
         """The same phrases, each to be said after `wake` (the line is still the phrase)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake)
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers)
+
+    def with_speakers(self, names: Sequence[str]) -> PhraseSet:
+        """The same phrases, each may follow one of `names` (the speaker naming themselves)."""
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names))
+
+    def sentences(self) -> list[str]:
+        """Every concrete word sequence the grammar takes, the speakers' prefixes included
+        (for a recogniser given a list of sentences, such as vosk)."""
+        plain = [" ".join(t) for t in self.by_tokens]
+        named = [f"{' '.join(n)} {p}" for n in self.speaker_tokens for p in plain] + [" ".join(n) for n in self.speaker_tokens]
+        wake = " ".join(self.wake_tokens)
+        return [f"{wake} {p}" if wake else p for p in plain + named]
 
     def resolve(self, words: str | Sequence[str]) -> Match | None:
         """The listed phrase these recognised words are, or None when they are none."""
@@ -169,6 +203,21 @@ class PhraseSet:
             if toks[: len(self.wake_tokens)] != self.wake_tokens:
                 return None
             toks = toks[len(self.wake_tokens):]
+        hit = self._resolve(toks)
+        if hit is not None or not self.speaker_tokens:
+            return hit
+        for name_toks, name in self.speaker_tokens.items():
+            if toks[: len(name_toks)] != name_toks:
+                continue
+            rest = toks[len(name_toks):]
+            if not rest:
+                return Match(name, SPEAKER, name)
+            hit = self._resolve(rest)
+            if hit is not None:
+                return Match(hit.phrase, hit.command, name)
+        return None
+
+    def _resolve(self, toks: tuple[str, ...]) -> Match | None:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit

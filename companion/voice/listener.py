@@ -6,9 +6,19 @@ recogniser recompiles its grammar only when the answer changed), and posts
 `Line(text=<the listed phrase>, seat, source="voice", confidence=c)` to the inbox. Nothing
 else: the table loop alone touches the match.
 
+With one microphone for the table, a player may name themselves first (« Paul : mon
+plateau »; the names are in the grammar, `PhraseSet.speakers`): the line is then posted as
+typed, ``"Paul: mon plateau"``, and the session takes it as Paul's. A name said alone
+(« Paul… », the VAD cutting at the pause) names the speaker of the next utterance.
+
 It does not listen to the companion: while a speaker `is_speaking()` (when the speaker has
 that method) sound is dropped, unless `barge_in` (players wearing headphones), where the
 start of an utterance cuts the companion off instead.
+
+Push-to-talk (`gate`, a `TalkGate`): sound is dropped until the gate is opened (a key at the
+keyboard, see `companion.voice.table.TalkKey`); an earcon says the microphone is open, one
+utterance is heard, and another earcon says it is closed (the error earcon when nothing
+listed was heard).
 """
 
 from __future__ import annotations
@@ -23,9 +33,66 @@ import numpy as np
 
 from companion.inbox import Inbox, Line
 
-from .grammar import PhraseSet
+from .grammar import SPEAKER, PhraseSet
 from .recognizer import Recognizer, Result
 from .vad import FRAME, Segmenter, Utterance
+
+#: a name said alone names the speaker of the next utterance if it starts within this many
+#: seconds of sound (a stale name must not make a later command someone else's)
+NAMED_FOR_S = 4.0
+
+#: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows. The
+#: first names are the ones meant for it; until the earcon set has them, the nearest
+#: existing sounds (a rising glide, a short click, the low buzz) are played.
+EARCONS = {"open": ("listen", "question"), "close": ("listened", "move"), "nothing": ("error", "error")}
+
+
+def earcon_name(kind: str) -> str:
+    """The earcon to play for `kind` ("open", "close", "nothing") with the sounds there are."""
+    meant, fallback = EARCONS[kind]
+    try:
+        from companion.adapters.earcons import NAMES
+    except ImportError:  # pragma: no cover - the adapters are part of the package
+        return fallback
+    return meant if meant in NAMES else fallback
+
+
+class TalkGate:
+    """Push-to-talk: closed, the listener hears nothing; `open()` lets one utterance through.
+    Thread-safe (the keyboard thread opens, the listener's closes)."""
+
+    def __init__(self, speaker: Any = None, key: str = "") -> None:
+        self.speaker = speaker
+        self.key = key  # the word typed to open it ("": Enter on an empty line)
+        self._open = threading.Event()
+        self.opened = 0  # how many times it was opened (the figures, the tests)
+
+    @property
+    def is_open(self) -> bool:
+        return self._open.is_set()
+
+    def open(self) -> None:
+        if not self._open.is_set():
+            self.opened += 1
+            self._open.set()
+            self._earcon("open")
+
+    def close(self, kind: str = "close") -> None:
+        if self._open.is_set():
+            self._open.clear()
+            self._earcon(kind)
+
+    def toggle(self) -> None:
+        """The key pressed: open, or close again when nothing was said yet."""
+        if self.is_open:
+            self.close()
+        else:
+            self.open()
+
+    def _earcon(self, kind: str) -> None:
+        play = getattr(self.speaker, "play_earcon", None)
+        if callable(play):
+            play(earcon_name(kind))
 
 
 @dataclass
@@ -36,6 +103,8 @@ class Heard:
     utterance: Utterance
     decided_at: float  # monotonic time when the VAD decided the utterance had ended
     posted_at: float | None  # when its line reached the inbox (None: nothing recognised)
+    posted: Line | None = None  # the line posted, as the session gets it
+    speaker: str | None = None  # the player who named themselves (« Paul : … »), if any
 
     @property
     def latency(self) -> float | None:
@@ -63,14 +132,22 @@ class Listener:
     on_heard: Callable[[Heard], None] | None = None
     heard: list[Heard] = field(default_factory=list)
     muted_chunks: int = 0
+    #: push-to-talk: None listens all the time
+    gate: TalkGate | None = None
+    #: decode while the player speaks when the recogniser can (False: the whole utterance
+    #: once it has ended, as before; for the baseline of bench/voice_latency.py)
+    streaming: bool = True
 
     def __post_init__(self) -> None:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._said_by: tuple[str, float] | None = None  # a name said alone, and when: the next utterance is theirs
+        self._current: PhraseSet | None = None
 
     # ------------------------------------------------------------------ running
     def start(self) -> Listener:
-        self.recognizer.set_phrases(self.phrases())  # load the model before the first word
+        self._current = self.phrases()
+        self.recognizer.set_phrases(self._current)  # load the model before the first word
         self._thread = threading.Thread(target=self.run, name="voice-listener", daemon=True)
         self._thread.start()
         return self
@@ -91,20 +168,28 @@ class Listener:
         fn = getattr(self.speaker, "is_speaking", None)
         return bool(fn()) if callable(fn) else False
 
+    def _set_phrases(self) -> None:
+        self._current = self.phrases()
+        self.recognizer.set_phrases(self._current)
+
     def run(self) -> None:
         seg = self.segmenter
         rec = self.recognizer
-        streaming = all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
+        streaming = self.streaming and all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
         active = False
         fed = 0
         for chunk in self.source:
             if self._stop.is_set():
                 break
             speaking = self._speaking()
-            if speaking and not self.barge_in:
+            closed = self.gate is not None and not self.gate.is_open
+            if (speaking and not self.barge_in) or closed:
                 self.muted_chunks += 1
-                seg.reset()  # what the companion says is not a command
-                seg.t += len(chunk) / 16000
+                seg.reset()  # what the companion says is not a command; nor is talk before the key
+                if closed and not speaking:
+                    seg.note_floor(chunk)  # the room's noise, for when the key is pressed
+                else:
+                    seg.t += len(chunk) / 16000
                 if active:
                     rec.finish()  # type: ignore[attr-defined]
                     active = False
@@ -120,7 +205,7 @@ class Listener:
                     self._handle(utt)
             if streaming and seg.in_speech:
                 if not active:  # an utterance began: decode it while it is said
-                    rec.set_phrases(self.phrases())
+                    self._set_phrases()
                     rec.begin()  # type: ignore[attr-defined]
                     active, fed = True, 0
                 rec.feed(np.concatenate(seg.frames[fed:]) if len(seg.frames) > fed else np.zeros(0, np.int16))  # type: ignore[attr-defined]
@@ -145,15 +230,31 @@ class Listener:
 
     def _handle(self, utt: Utterance) -> None:
         decided = time.monotonic()
-        self.recognizer.set_phrases(self.phrases())
+        self._set_phrases()
         self._done(utt, self.recognizer.recognize(utt.pcm), decided)
 
     def _done(self, utt: Utterance, result: Result, decided: float) -> None:
-        posted = None
-        if result.line is not None:
-            self.inbox.post(Line(text=result.line, seat=self.seat, source="voice", confidence=result.confidence))
-            posted = time.monotonic()
-        heard = Heard(result, utt, decided, posted)
+        posted_at = None
+        line = None
+        match = self._current.resolve(result.text) if result.line is not None and self._current is not None else None
+        named = match.speaker if match is not None else None
+        if match is not None and match.command == SPEAKER and named is not None:
+            # « Paul… » alone: the next utterance is Paul's (the microphone stays open)
+            self._said_by = (named, utt.decided)
+        else:
+            before = self._said_by
+            self._said_by = None
+            who = named or (before[0] if before is not None and utt.start - before[1] <= NAMED_FOR_S else None)
+            if self.gate is not None:
+                self.gate.close("close" if result.line is not None else "nothing")
+            if result.line is not None:
+                # as typed: « Paul: mon plateau » is Paul's line (the session's own reading of a name)
+                text = f"{who}: {result.line}" if who and self.seat is None else result.line
+                line = Line(text=text, seat=self.seat, source="voice", confidence=result.confidence)
+                self.inbox.post(line)
+                posted_at = time.monotonic()
+            named = who
+        heard = Heard(result, utt, decided, posted_at, line, named)
         self.heard.append(heard)
         if self.on_heard is not None:
             self.on_heard(heard)

@@ -17,6 +17,9 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
     p.add_argument("--voice-wake", default=None, metavar="WORD",
                    help='a word every command starts with, for noisy tables (e.g. "companion")')
+    p.add_argument("--voice-ptt", nargs="?", const="", default=None, metavar="WORD",
+                   help="push-to-talk: the microphone listens only after Enter on an empty line "
+                        "(or WORD typed), for one command; an earcon says when it opens and closes")
 
 
 __all__ = ["add_voice_args"]

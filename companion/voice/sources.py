@@ -46,23 +46,27 @@ class WavSource:
         self.realtime = realtime
         self.gap = gap
         self._closed = False
+        #: at real speed, the monotonic time of stream time 0: the sample at stream time x is
+        #: "captured" at t0 + x, and its chunk given as a microphone would, when its last sample is in
+        self.t0: float | None = None
 
     def __iter__(self) -> Iterator[np.ndarray]:
         from .synth import silence
 
-        t0 = time.monotonic()
         sent = 0
         for i, path in enumerate(self.paths):
             pcm = np.concatenate([read_wav(path), silence(self.gap, seed=i)])
+            if self.t0 is None:
+                self.t0 = time.monotonic()
             for k in range(0, len(pcm), CHUNK):
                 if self._closed:
                     return
                 chunk = pcm[k:k + CHUNK]
+                sent += len(chunk)
                 if self.realtime:
-                    ahead = sent / RATE - (time.monotonic() - t0)
+                    ahead = sent / RATE - (time.monotonic() - self.t0)
                     if ahead > 0:
                         time.sleep(ahead)
-                sent += len(chunk)
                 yield chunk
 
     def close(self) -> None:

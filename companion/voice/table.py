@@ -13,16 +13,27 @@ inbox, with what is sayable asked from the session's state at every utterance.
     --voice-model DIR       a vosk model folder (French: vosk-model-small-fr)
     --barge-in              listen while the companion speaks (headphones): speaking cuts it off
     --voice-wake WORD       every command starts with WORD (« compagnon aide »), for noisy tables
+    --voice-ptt [WORD]      push-to-talk: Enter on an empty line (or WORD typed) opens the
+                            microphones for one command; earcons say when they open and close
+
+With one microphone for several players, each may name themselves first (« Paul : mon
+plateau »): the human players without a microphone of their own are the names the table's
+microphone listens for. A seat with its own microphone cannot be spoken for at another.
+
+Push-to-talk needs the keyboard's lines to reach the microphones: the runner starts the
+keyboard pump on `keyboard_inbox(inbox, listeners)` instead of `inbox` (the same inbox when
+no listener has push-to-talk).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
 from typing import Any
 
-from companion.inbox import Inbox
+from companion.inbox import Inbox, Input, Line
 
-from .listener import Listener
+from .listener import Listener, TalkGate
 from .options import add_voice_args
 from .recognizer import NoModel, open_recognizer
 from .sayable import sayable_now
@@ -46,6 +57,13 @@ def parse_specs(specs: list[str], names: list[str]) -> list[tuple[Any, int | Non
     return out
 
 
+def table_speakers(seats: list[Any], own: set[int]) -> list[str]:
+    """The names a player may say first at the table's microphone: the human seats without a
+    microphone of their own (`own`), when there are at least two of them."""
+    names = [s.name for i, s in enumerate(seats) if getattr(s, "bot", None) is None and i not in own]
+    return names if len(names) > 1 else []
+
+
 def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: str | None = None) -> list[Listener]:
     """Start the listeners the options ask for (none when there is no voice option).
 
@@ -59,13 +77,20 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
     lang = lang or session.lang
     names = [s.name for s in session.seats]
     listeners: list[Listener] = []
+    pairs = parse_specs(specs, names)
+    speakers = table_speakers(session.seats, {seat for _device, seat in pairs if seat is not None})
+    ptt = getattr(args, "voice_ptt", None) is not None
 
     def phrases_for(seat: int | None) -> Any:
         def now() -> Any:
             match = session.match
             who = seat if seat is not None else (match.current if match.current is not None else 0)
-            return sayable_now(session.ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
+            ps = sayable_now(session.ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
+            return ps.with_speakers(speakers) if seat is None else ps
         return now
+
+    def gate(speaker: Any) -> TalkGate | None:
+        return TalkGate(speaker, args.voice_ptt) if ptt else None
 
     def recognizer() -> Any:
         return open_recognizer(lang, getattr(args, "voice_model", None))
@@ -74,16 +99,52 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
         from .sources import WavSource
 
         listeners.append(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
-                                  phrases_for(None), speaker=session.speaker, barge_in=args.barge_in))
-    for device, seat in parse_specs(specs, names):
+                                  phrases_for(None), speaker=session.speaker, barge_in=args.barge_in,
+                                  gate=gate(session.speaker)))
+    for device, seat in pairs:
         from .sources import MicSource
 
         speaker = (session.seats[seat].speaker if seat is not None else None) or session.speaker
         listeners.append(Listener(MicSource(device), recognizer(), inbox, phrases_for(seat), seat=seat,
-                                  speaker=speaker, barge_in=args.barge_in))
+                                  speaker=speaker, barge_in=args.barge_in, gate=gate(speaker)))
     for listener in listeners:
         listener.start()
     return listeners
 
 
-__all__ = ["NoModel", "add_voice_args", "parse_specs", "start_voice"]
+@dataclass
+class TalkKey(Inbox):
+    """The keyboard's way into the inbox when push-to-talk is on: every line goes on to the
+    table's inbox as before, and the talk key — Enter on an empty line, or `word` typed
+    alone — also opens (or, pressed again before anything was said, closes) the microphones.
+    The empty line still reaches the session, where it cuts the companion's speech, as it
+    always did: the microphone does not listen while the companion speaks."""
+
+    inner: Inbox = field(default_factory=Inbox)
+    gates: list[TalkGate] = field(default_factory=list)
+    word: str = ""
+
+    def post(self, item: Input) -> None:
+        if isinstance(item, Line) and item.source == "keyboard" and self.is_key(item.text):
+            for g in self.gates:
+                g.toggle()
+            if item.text.strip():
+                return  # the talk word itself is no command
+        self.inner.post(item)
+
+    def is_key(self, text: str) -> bool:
+        from companion.core import fold
+
+        return fold(text.strip()) == fold(self.word.strip())
+
+
+def keyboard_inbox(inbox: Inbox, listeners: list[Listener]) -> Inbox:
+    """Where the keyboard pump posts: `inbox` itself, or a `TalkKey` in front of it when some
+    listener has push-to-talk (`--voice-ptt [WORD]`)."""
+    gates = [listener.gate for listener in listeners if listener.gate is not None]
+    if not gates:
+        return inbox
+    return TalkKey(inner=inbox, gates=gates, word=gates[0].key)
+
+
+__all__ = ["NoModel", "TalkKey", "add_voice_args", "keyboard_inbox", "parse_specs", "start_voice", "table_speakers"]

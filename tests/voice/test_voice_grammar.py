@@ -100,3 +100,24 @@ def test_a_wake_word_must_come_first_and_is_not_part_of_the_line():
     assert "public <sayable> = companion ( ( help ) | ( push four ) ) ;" in ps.jsgf()
     assert ps.resolve("companion push four").phrase == "push four"
     assert ps.resolve("push four") is None
+
+
+def test_a_speaker_may_name_themselves_first_or_alone():
+    from companion.voice.grammar import SPEAKER
+
+    ps = PhraseSet.build([("mon plateau", "board"), ("pousse quatre", "action:4")], None, "fr").with_speakers(["Paul", "Zoé"])
+    jsgf = ps.jsgf()
+    assert "( [ <speaker> ] ( ( mon plateau ) | ( pousse quatre ) ) ) | <speaker>" in jsgf
+    assert "<speaker> = ( paul ) | ( zoe ) ;" in jsgf
+    named = ps.resolve("zoe mon plateau")
+    assert (named.phrase, named.command, named.speaker) == ("mon plateau", "board", "Zoé")
+    assert ps.resolve("mon plateau").speaker is None
+    alone = ps.resolve("paul")
+    assert (alone.phrase, alone.command, alone.speaker) == ("Paul", SPEAKER, "Paul")
+    assert ps.resolve("marie mon plateau") is None and ps.resolve("paul zoe") is None
+    assert ps.key() != PhraseSet.build([("mon plateau", "board"), ("pousse quatre", "action:4")], None, "fr").key()
+    # a wake word still comes first; the names keep their spelling for espeak-ng
+    woke = ps.with_wake("compagnon")
+    assert woke.resolve("compagnon paul pousse quatre").speaker == "Paul" and woke.resolve("paul pousse quatre") is None
+    assert ps.vocabulary["zoe"] == "Zoé"
+    assert "zoe mon plateau" in ps.sentences() and "paul" in ps.sentences()
