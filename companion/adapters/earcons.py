@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 SAMPLE_RATE = 22050
-NAMES = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking")
+NAMES = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking",
+         "listen", "listened")
 MAX_MS = 200
 
 
@@ -97,6 +98,10 @@ def _make(name: str) -> np.ndarray:
     if name == "thinking":  # a soft low double hum, "hm-hm": the companion is thinking
         hum = (1.0, 0.2)
         return _seq(_tone(294, 70, level=0.25, harmonics=hum), _tone(294, 70, level=0.2, harmonics=hum), gap_ms=30)
+    if name == "listen":  # a quick glide up: the microphone opens (push-to-talk)
+        return _tone(600, 90, level=0.35, to_freq=1200)
+    if name == "listened":  # the same glide down, shorter: it closes, the command was heard
+        return _tone(1200, 70, level=0.35, to_freq=700)
     raise KeyError(name)
 
 

@@ -41,20 +41,13 @@ from .vad import FRAME, Segmenter, Utterance
 #: seconds of sound (a stale name must not make a later command someone else's)
 NAMED_FOR_S = 4.0
 
-#: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows. The
-#: first names are the ones meant for it; until the earcon set has them, the nearest
-#: existing sounds (a rising glide, a short click, the low buzz) are played.
-EARCONS = {"open": ("listen", "question"), "close": ("listened", "move"), "nothing": ("error", "error")}
+#: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
+EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
 
 
 def earcon_name(kind: str) -> str:
-    """The earcon to play for `kind` ("open", "close", "nothing") with the sounds there are."""
-    meant, fallback = EARCONS[kind]
-    try:
-        from companion.adapters.earcons import NAMES
-    except ImportError:  # pragma: no cover - the adapters are part of the package
-        return fallback
-    return meant if meant in NAMES else fallback
+    """The earcon to play for `kind` ("open", "close", "nothing")."""
+    return EARCONS[kind]
 
 
 class TalkGate:

@@ -9,7 +9,8 @@ from companion.adapters.earcons import MAX_MS, NAMES, earcon
 from companion.narration import Msg, catalog
 from companion.narration.message import Verbosity
 
-EXPECTED = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking")
+EXPECTED = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking",
+            "listen", "listened")
 
 
 def test_the_agreed_names():
