@@ -18,6 +18,7 @@ from companion.games.kaliko.phrases import play_steps
 from companion.games.kaliko.rules import DEAL, DRAW, PLAY, START, Drew, Play, packed_board
 from companion.games.kaliko.tiles import ORIENTED, TILES, cell_qr
 from companion.session import Seat, Session
+from tests.quiet import Quiet
 from tests.test_cli import run
 
 NAMES = ["Marie", "Paul"]
@@ -27,14 +28,6 @@ WORDS = {
 }
 COLOUR = {"fr": {"R": "rouge", "W": "blanc", "B": "bleu"}, "en": {"R": "red", "W": "white", "B": "blue"}}
 CLOCK = (3, 5, 7, 9, 11, 1)
-
-
-class Speaker:
-    def say(self, text, priority, earcon=None, lang=None):
-        pass
-
-    def interrupt(self):
-        pass
 
 
 def spoken_tile(number: int, lang: str) -> str:
@@ -48,7 +41,7 @@ def table(lang: str, seed: int = 1, **options):
     match = Match(rules, NAMES, seed)
     ui = UI(rules)
     lines: list[str] = []
-    session = Session("kaliko", ui, match, [Seat(n) for n in NAMES], lang=lang, speaker=Speaker(), out=lines.append)
+    session = Session("kaliko", ui, match, [Seat(n) for n in NAMES], lang=lang, speaker=Quiet(), out=lines.append)
     return rules, ui, match, session, lines
 
 
