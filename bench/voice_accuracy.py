@@ -80,14 +80,27 @@ def states(game_name: str, n_states: int = 4, seed: int = 5) -> list[tuple[Any, 
     return out
 
 
+def decode(rec: SphinxRecognizer, pcm: np.ndarray) -> tuple[Any, float]:
+    """As the listener does: `begin`, `feed` 30 ms at a time, `finish`; returns the result
+    and the time `finish` took (what is left to do once the VAD has decided), in ms."""
+    rec.begin()
+    for k in range(0, len(pcm), 480):
+        rec.feed(pcm[k:k + 480])
+    t = time.perf_counter()
+    r = rec.finish()
+    return r, (time.perf_counter() - t) * 1000
+
+
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
-             rows: list[dict[str, Any]]) -> None:
+             rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0) -> None:
     voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
     sts = states(game_name)
     per_state = max(1, n // len(sts))
     for ui, match, seat in sts:
         phrases = sayable_now(ui, match, seat, lang, limit=150)
         rec.set_phrases(phrases)
+        if base is not None:
+            base.set_phrases(phrases)
         listed = phrases.phrases()
         moves = [m for m in listed if m.command and m.command not in shared_commands(lang)]
         shared = [m for m in listed if m.command in SHARED_CMDS]
@@ -99,13 +112,19 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             for snr in (None, 10.0):
                 pcm = synth.utterance(m.phrase, voice, rate, snr, seed=rnd.randrange(1 << 20))
                 t = time.perf_counter()
-                r = rec.recognize(pcm)
-                rows.append({"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
-                             "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
-                             "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000})
+                r, finish_ms = decode(rec, pcm)
+                row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
+                       "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
+                       "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
+                       "finish_ms": finish_ms, "voice": voice, "rate": rate}
+                if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
+                                            and x["lang"] == lang) < n_base:
+                    b, row["base_ms"] = decode(base, pcm)
+                    row["base_line"] = b.line
+                rows.append(row)
         for s in OUT_OF_GRAMMAR[lang][: max(2, per_state // 10)]:
             pcm = synth.utterance(s, rnd.choice(voices), 160, None, seed=rnd.randrange(1 << 20))
-            r = rec.recognize(pcm)
+            r, _ms = decode(rec, pcm)
             rows.append({"game": game_name, "lang": lang, "said": s, "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": None, "shared": False, "oog": True, "ms": 0})
 
@@ -140,7 +159,18 @@ def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
     taken = [r for r in oog if r["line"] is not None and r["conf"] >= threshold]
     print(f"out-of-grammar sentences taken as a command without read-back:         {pct(len(taken), len(oog))}")
     ms = [r["ms"] for r in said]
-    print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms")
+    fin = [r["finish_ms"] for r in said]
+    print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms; "
+          f"left once it ended (finish): median {statistics.median(fin):.0f} ms, 90th pct {np.percentile(fin, 90):.0f} ms")
+    both = [r for r in said if "base_line" in r]
+    if both:
+        a = sum(r["line"] == r["said"] for r in both)
+        b = sum(r["base_line"] == r["said"] for r in both)
+        fa = statistics.median(r["finish_ms"] for r in both)
+        fb = statistics.median(r["base_ms"] for r in both)
+        print(f"same utterances, streaming (in use) against the whole-utterance decode of before: right {a} against {b} "
+              f"of {len(both)} (ratio {a / max(1, b):.2f}); finish median {fa:.0f} against {fb:.0f} ms "
+              f"(ratio {fa / max(1e-9, fb):.3f})")
 
 
 def threshold_table(rows: list[dict[str, Any]]) -> None:
@@ -249,15 +279,18 @@ def main() -> None:
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--compare", type=int, default=20, help="utterances per game also decoded whole (as before), to compare")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     t0 = time.time()
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang)
+        # the decode of before: the whole utterance once it has ended, lattice best path
+        base = SphinxRecognizer(lang, stream_after=None, settings={"bestpath": True}) if args.compare else None
         rnd = random.Random(11)
         n = args.n if lang == "en" else max(40, args.n // 3)
         for g in args.games.split(","):
-            run_game(rec, g, lang, n, rnd, rows)
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare)
     if args.calibrate:
         print("\nwith the weights in use:")
         threshold_table([r for r in rows if r["lang"] == "en"])

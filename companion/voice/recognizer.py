@@ -3,7 +3,12 @@
 `SphinxRecognizer` (pocketsphinx 5.1.1, its wheel's US English acoustic model) decodes with
 a JSGF grammar compiled from what is sayable now, rebuilt only when that changes. Beside it
 a second decoder runs a free phone loop (pocketsphinx's ``allphone`` search with its phone
-language model) on the same audio; how well the two agree gives the confidence:
+language model) on the same audio. Both decode while the player speaks: the first
+`STREAM_AFTER` seconds of an utterance are kept, their cepstral mean measured (a third
+decoder, features only, with the model's batch normalisation), and both decoders start from
+that mean; so the mean is right from the first frame (a mean carried over from the previous
+utterance, pocketsphinx's live default, lost much accuracy) and little is left to do when
+the utterance ends. How well the two decoders agree gives the confidence:
 
 * ``llr``: the grammar path's score minus the phone loop's, per frame (a word sequence that
   fits the audio as well as unconstrained phones do is likely right);
@@ -45,8 +50,14 @@ RATE = 16000
 CONFIDENCE_WEIGHTS = (0.12, 6.0, 10.0)
 CONFIDENCE_BIAS = -3.0
 # noise and silence may sit between and around words (measured on espeak-ng speech at 10 dB
-# SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8)
-DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1}
+# SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8).
+# bestpath off: with it, pocketsphinx builds the grammar's word lattice for every hypothesis
+# (`hyp()` asks for it twice, for the words and for a posterior it then reports), which took
+# 0.4-12 s per utterance with the 2kissa10 grammar; without it the answer is the Viterbi
+# path, as accurate on synthetic speech (measured: 41 against 33 right of 64, docs/voice.md)
+DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1, "bestpath": False}
+# seconds of an utterance kept before the decoders start on it with its cepstral mean
+STREAM_AFTER: float | None = 1.0
 
 
 @dataclass(frozen=True)
@@ -121,14 +132,18 @@ def dither(pcm: np.ndarray, level: float = 8.0, seed: int = 0) -> np.ndarray:
 class SphinxRecognizer:
     """pocketsphinx with a grammar of the phrases; thread-safe (one utterance at a time)."""
 
-    def __init__(self, lang: str = "en", *, confidence: bool = True) -> None:
+    def __init__(self, lang: str = "en", *, confidence: bool = True, stream_after: float | None = STREAM_AFTER,
+                 settings: dict[str, Any] | None = None) -> None:
         self.lang = lang
+        self.settings = {**DECODER_SETTINGS, **(settings or {})}
+        self.stream_after = stream_after
         self.lexicon = Lexicon(lang)
         self.phrases: PhraseSet | None = None
         self.with_confidence = confidence
         self._key: str | None = None
         self._decoder: Any = None
         self._phones: Any = None
+        self._feat: Any = None
         self._known: set[str] = set()
         self._lock = threading.Lock()
         self._search = 0
@@ -162,12 +177,18 @@ class SphinxRecognizer:
             if self._decoder is None:
                 path = Path(self._tmp.name) / "words.dict"
                 path.write_text("\n".join(self._dict_lines(prons)) + "\n", encoding="utf-8")
-                self._decoder = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None, **DECODER_SETTINGS,
+                self._decoder = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None, **self.settings,
                                                      loglevel="FATAL")
                 if self.with_confidence:
                     self._phones = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
                                                         allphone=str(self.model_dir() / "en-us-phone.lm.bin"),
                                                         loglevel="FATAL")
+                # a third decoder, never streamed, keeps pocketsphinx's batch cepstral mean:
+                # it measures the mean of a stretch of sound (features only, no search)
+                self._feat = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
+                                                  loglevel="FATAL")
+                self._feat.add_jsgf_string("feat", phrases.jsgf())
+                self._feat.activate_search("feat")
                 self._known = set(prons)
             else:
                 new = {t: p for t, p in prons.items() if t not in self._known}
@@ -193,17 +214,18 @@ class SphinxRecognizer:
         return self.finish()
 
     def begin(self) -> None:
-        """An utterance starts. The phone loop (for the confidence) decodes its sound as it
-        comes (`feed`); the grammar decodes it whole when it ends (`finish`): decoding as it
-        comes uses a running cepstral mean, less accurate than one over the utterance
-        (measured: 64 against 92 right of 120 utterances)."""
+        """An utterance starts. Its sound is kept (`feed`) until `stream_after` seconds of it
+        are there; then both decoders start with the cepstral mean of that stretch and decode
+        the rest as it comes, so that little is left to do when it ends (`finish`). Shorter
+        utterances are decoded whole when they end, with the mean of the whole."""
         if self.phrases is None:
             raise RuntimeError("set_phrases first")
         self._lock.acquire()
         self._n = 0
         self._buf: list[bytes] = []
-        if self._phones is not None:
-            self._phones.start_utt()
+        self._samples = 0
+        self._streaming = False
+        self.cmn_used: str | None = None
 
     def feed(self, pcm: np.ndarray) -> None:
         if pcm.dtype != np.int16:
@@ -212,15 +234,48 @@ class SphinxRecognizer:
             return
         data = to_pcm16(dither(pcm, seed=self._n))
         self._n += 1
+        if self._streaming:
+            self._decoder.process_raw(data, False, False)
+            if self._phones is not None:
+                self._phones.process_raw(data, False, False)
+            return
         self._buf.append(data)
-        if self._phones is not None:
-            self._phones.process_raw(data, False, False)
+        self._samples += len(pcm)
+        if self.stream_after is not None and self._samples >= self.stream_after * RATE:
+            self._start_streaming()
+
+    def _start_streaming(self) -> None:
+        raw = b"".join(self._buf)
+        self._buf = []
+        self.cmn_used = self._mean_of(raw)
+        for d in (self._decoder, self._phones):
+            if d is not None:
+                d.set_cmn(self.cmn_used)
+                d.start_utt()
+                d.process_raw(raw, False, False)
+        self._streaming = True
+
+    def _mean_of(self, raw: bytes) -> str:
+        """pocketsphinx's cepstral mean over this sound (its batch normalisation's)."""
+        f = self._feat
+        f.start_utt()
+        f.process_raw(raw, True, True)
+        f.end_utt()
+        return str(f.get_cmn(False))
 
     def finish(self) -> Result:
         try:
-            d = self._decoder
-            d.start_utt()
-            d.process_raw(b"".join(self._buf), False, True)
+            d, p = self._decoder, self._phones
+            if not self._streaming:  # a short utterance: decoded whole, with its own mean
+                raw = b"".join(self._buf)
+                if not raw:
+                    return Result("", None, None, 0.0)
+                self.cmn_used = self._mean_of(raw)
+                for dec in (d, p):
+                    if dec is not None:
+                        dec.set_cmn(self.cmn_used)
+                        dec.start_utt()
+                        dec.process_raw(raw, False, True)
             d.end_utt()
             hyp = d.hyp()
             frames = max(1, d.n_frames())
@@ -228,8 +283,7 @@ class SphinxRecognizer:
             gscore = _ln(hyp.score) if hyp is not None else None
             phones: list[str] = []
             pscore = None
-            if self._phones is not None:
-                p = self._phones
+            if p is not None:
                 p.end_utt()
                 ph = p.hyp()
                 if ph is not None and words:
@@ -237,6 +291,7 @@ class SphinxRecognizer:
                     phones = [s.word for s in p.seg() if s.word in _PHONE_CHAR]
         finally:
             self._buf = []
+            self._streaming = False
             self._lock.release()
         text = " ".join(words)
         assert self.phrases is not None
