@@ -47,7 +47,7 @@ RATE = 16000
 # them on labelled synthetic speech and prints both threshold tables (docs/voice.md: the
 # fitted weights nearly ignore the margin and rate out-of-grammar sentences high, so
 # these are kept until a fit on real recordings)
-CONFIDENCE_WEIGHTS = (0.12, 6.0, 10.0)
+CONFIDENCE_WEIGHTS = (0.12, 6.0, 10.0, 0.0, 0.0)
 CONFIDENCE_BIAS = -3.0
 # noise and silence may sit between and around words (measured on espeak-ng speech at 10 dB
 # SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8).
@@ -55,7 +55,17 @@ CONFIDENCE_BIAS = -3.0
 # (`hyp()` asks for it twice, for the words and for a posterior it then reports), which took
 # 0.4-12 s per utterance with the 2kissa10 grammar; without it the answer is the Viterbi
 # path, as accurate on synthetic speech (measured: 41 against 33 right of 64, docs/voice.md)
-DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1, "bestpath": False}
+# Wider beams than pocketsphinx's (1e-48, 1e-48, 7e-29): noise makes the right path look
+# worse early on, and narrow beams prune it (measured: 21 against 17 of 32 noisy moves right)
+DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1, "bestpath": False,
+                                    "beam": 1e-64, "pbeam": 1e-64, "wbeam": 1e-48}
+# spectral subtraction before the decoders (over-subtraction, spectral floor); None: none
+DENOISE: tuple[float, float] | None = (0.7, 0.2)
+# the loudest 32 ms of an utterance must have this many times the power of its noise floor
+# (6 dB) to be speech; steady noise alone gives about 1.5
+SPEECH_ABOVE_FLOOR = 4.0
+# feature settings over the model's feat.params (e.g. {"remove_noise": False})
+FRONTEND_SETTINGS: dict[str, Any] = {}
 # seconds of an utterance kept before the decoders start on it with its cepstral mean
 STREAM_AFTER: float | None = 1.0
 
@@ -133,10 +143,13 @@ class SphinxRecognizer:
     """pocketsphinx with a grammar of the phrases; thread-safe (one utterance at a time)."""
 
     def __init__(self, lang: str = "en", *, confidence: bool = True, stream_after: float | None = STREAM_AFTER,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, frontend: dict[str, Any] | None = None,
+                 denoise: tuple[float, float] | None = DENOISE) -> None:
         self.lang = lang
+        self.frontend = {**FRONTEND_SETTINGS, **(frontend or {})}
         self.settings = {**DECODER_SETTINGS, **(settings or {})}
         self.stream_after = stream_after
+        self.denoise = denoise
         self.lexicon = Lexicon(lang)
         self.phrases: PhraseSet | None = None
         self.with_confidence = confidence
@@ -189,6 +202,12 @@ class SphinxRecognizer:
                                                   loglevel="FATAL")
                 self._feat.add_jsgf_string("feat", phrases.jsgf())
                 self._feat.activate_search("feat")
+                if self.frontend:  # the model's feat.params win over arguments: set them after
+                    for dec in (self._decoder, self._phones, self._feat):
+                        if dec is not None:
+                            for k, v in self.frontend.items():
+                                dec.config[k] = v
+                            dec.reinit_feat()
                 self._known = set(prons)
             else:
                 new = {t: p for t, p in prons.items() if t not in self._known}
@@ -215,16 +234,19 @@ class SphinxRecognizer:
 
     def begin(self) -> None:
         """An utterance starts. Its sound is kept (`feed`) until `stream_after` seconds of it
-        are there; then both decoders start with the cepstral mean of that stretch and decode
+        are there; then the noise floor is measured on that stretch (its quietest frames), and
+        both decoders start, with the cepstral mean of that stretch once denoised, and decode
         the rest as it comes, so that little is left to do when it ends (`finish`). Shorter
-        utterances are decoded whole when they end, with the mean of the whole."""
+        utterances are decoded whole when they end, in the same way."""
         if self.phrases is None:
             raise RuntimeError("set_phrases first")
         self._lock.acquire()
         self._n = 0
-        self._buf: list[bytes] = []
+        self._buf: list[np.ndarray] = []
         self._samples = 0
         self._streaming = False
+        self._denoiser: Denoiser | None = None
+        self._speechless = False
         self.cmn_used: str | None = None
 
     def feed(self, pcm: np.ndarray) -> None:
@@ -232,27 +254,53 @@ class SphinxRecognizer:
             pcm = (np.clip(pcm, -1.0, 1.0) * 32767).astype(np.int16)
         if not len(pcm):
             return
-        data = to_pcm16(dither(pcm, seed=self._n))
-        self._n += 1
         if self._streaming:
-            self._decoder.process_raw(data, False, False)
-            if self._phones is not None:
-                self._phones.process_raw(data, False, False)
+            self._decode(pcm)
             return
-        self._buf.append(data)
+        self._buf.append(pcm)
         self._samples += len(pcm)
         if self.stream_after is not None and self._samples >= self.stream_after * RATE:
-            self._start_streaming()
+            self._start(last=False)
 
-    def _start_streaming(self) -> None:
-        raw = b"".join(self._buf)
+    def _clean(self, pcm: np.ndarray) -> bytes:
+        if self._denoiser is not None:
+            pcm = self._denoiser.process(pcm)
+        data = to_pcm16(dither(pcm, seed=self._n)) if len(pcm) else b""
+        self._n += 1
+        return data
+
+    def _decode(self, pcm: np.ndarray, last: bool = False) -> None:
+        data = self._clean(pcm)
+        if last and self._denoiser is not None:
+            data += to_pcm16(dither(self._denoiser.flush(), seed=self._n))
+        for d in (self._decoder, self._phones):
+            if d is not None and data:
+                d.process_raw(data, False, False)
+
+    def _start(self, last: bool) -> None:
+        """Measure the noise floor and the cepstral mean of what was kept, start both
+        decoders from them, and decode it (`last`: it is the whole utterance)."""
+        pcm = np.concatenate(self._buf)
         self._buf = []
-        self.cmn_used = self._mean_of(raw)
+        noise, peak = Denoiser.noise_of(pcm)
+        # nothing stands out of the noise floor: no speech (with wide beams the grammar would
+        # still find its likeliest phrase in a quiet room)
+        self._speechless = peak < SPEECH_ABOVE_FLOOR
+        if self.denoise is not None:
+            self._denoiser = Denoiser(noise, *self.denoise)
+            clean = self._denoiser.process(pcm)
+            if last:
+                clean = np.concatenate([clean, self._denoiser.flush()])
+        else:
+            clean = pcm
+        data = to_pcm16(dither(clean, seed=self._n))
+        self._n += 1
+        self.cmn_used = self._mean_of(data)
         for d in (self._decoder, self._phones):
             if d is not None:
                 d.set_cmn(self.cmn_used)
                 d.start_utt()
-                d.process_raw(raw, False, False)
+                d.process_raw(data, False, last)
         self._streaming = True
 
     def _mean_of(self, raw: bytes) -> str:
@@ -266,25 +314,25 @@ class SphinxRecognizer:
     def finish(self) -> Result:
         try:
             d, p = self._decoder, self._phones
-            if not self._streaming:  # a short utterance: decoded whole, with its own mean
-                raw = b"".join(self._buf)
-                if not raw:
-                    return Result("", None, None, 0.0)
-                self.cmn_used = self._mean_of(raw)
-                for dec in (d, p):
-                    if dec is not None:
-                        dec.set_cmn(self.cmn_used)
-                        dec.start_utt()
-                        dec.process_raw(raw, False, True)
+            if self._streaming:
+                self._decode(np.zeros(0, np.int16), last=True)
+            elif not self._buf:
+                return Result("", None, None, 0.0)
+            else:  # a short utterance: decoded whole
+                self._start(last=True)
             d.end_utt()
+            if p is not None:
+                p.end_utt()
+            if self._speechless:
+                return Result("", None, None, 0.0)
             hyp = d.hyp()
             frames = max(1, d.n_frames())
             words = hyp.hypstr.split() if hyp is not None else []
             gscore = _ln(hyp.score) if hyp is not None else None
+            segs = [(sg.word, sg.start_frame, sg.end_frame) for sg in d.seg()] if words else []
             phones: list[str] = []
             pscore = None
             if p is not None:
-                p.end_utt()
                 ph = p.hyp()
                 if ph is not None and words:
                     pscore = _ln(ph.score)
@@ -302,7 +350,7 @@ class SphinxRecognizer:
             return Result(text, match.phrase, match.command, 1.0)
         llr = ((gscore or 0.0) - (pscore or 0.0)) / frames * 1e4 if pscore is not None else -50.0
         sim, margin = self._agreement(phones, match.phrase)
-        feats = (llr, sim, margin)
+        feats = (llr, sim, margin, _filler_share(segs, frames), _length_mismatch(phones, match.phrase, self._prons))
         return Result(text, match.phrase, match.command, confidence_of(feats), feats)
 
     def _agreement(self, phones: list[str], phrase: str) -> tuple[float, float]:
@@ -317,6 +365,83 @@ class SphinxRecognizer:
         for _s, score, _i in process.extract(heard, [s for s, ph in self._pron if ph != phrase], scorer=fuzz.ratio, limit=1):
             best_other = score / 100.0
         return sim, sim - best_other
+
+
+class Denoiser:
+    """Spectral subtraction, streamed: 32 ms Hann frames every 8 ms, each frame's power less
+    `alpha` times the noise floor's, never below `floor` of itself, overlap-added back.
+    The noise floor is the mean power spectrum of the quietest fifth of the frames of the
+    utterance's first stretch (the VAD keeps 300 ms from before the speech)."""
+
+    NFFT, HOP = 512, 128
+    _WIN = np.hanning(NFFT + 1)[:-1]
+
+    def __init__(self, noise: np.ndarray, alpha: float, floor: float) -> None:
+        self.noise, self.alpha, self.floor = noise, alpha, floor
+        self._in = np.zeros(self.NFFT - self.HOP)
+        self._out = np.zeros(self.NFFT)
+        self._skip = self.NFFT - self.HOP  # the zeros put first come out first: dropped
+
+    @classmethod
+    def noise_of(cls, pcm: np.ndarray, share: float = 0.2) -> tuple[np.ndarray, float]:
+        """The noise floor's power spectrum, and how far the loudest frame stands above it
+        (a power ratio: about 1.5 for steady noise with no speech in it)."""
+        x = pcm.astype(np.float64)
+        n = 1 + max(0, (len(x) - cls.NFFT) // cls.HOP)
+        frames = np.stack([np.pad(x[i * cls.HOP:i * cls.HOP + cls.NFFT], (0, max(0, cls.NFFT - len(x))))
+                           for i in range(n)]) * cls._WIN
+        power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
+        energy = power.sum(axis=1)
+        quiet = np.argsort(energy)[: max(1, int(share * n))]
+        noise = np.asarray(power[quiet].mean(axis=0))
+        return noise, float(energy.max() / max(1e-9, float(noise.sum())))
+
+    def process(self, pcm: np.ndarray) -> np.ndarray:
+        """The denoised samples that are final so far (they lag the input by 24 ms)."""
+        self._in = np.concatenate([self._in, pcm.astype(np.float64)])
+        out = []
+        while len(self._in) >= self.NFFT:
+            spec = np.fft.rfft(self._in[: self.NFFT] * self._WIN)
+            power = np.abs(spec) ** 2
+            gain = np.sqrt(np.maximum(1.0 - self.alpha * self.noise / np.maximum(power, 1e-9), self.floor))
+            self._out += np.fft.irfft(spec * gain, n=self.NFFT) * self._WIN
+            out.append(self._out[: self.HOP] / 1.5)  # Hann² at 75 % overlap sums to 1.5
+            self._out = np.concatenate([self._out[self.HOP:], np.zeros(self.HOP)])
+            self._in = self._in[self.HOP:]
+        y = np.concatenate(out) if out else np.zeros(0)
+        if self._skip:
+            cut = min(self._skip, len(y))
+            y, self._skip = y[cut:], self._skip - cut
+        return np.clip(y, -32768, 32767).astype(np.int16)
+
+    def flush(self) -> np.ndarray:
+        """The rest, once the utterance has ended."""
+        return self.process(np.zeros(self.NFFT - self.HOP, np.int16))
+
+
+def _filler_share(segs: list[tuple[str, int, int]], frames: int) -> float:
+    """The share of the utterance the grammar path spends in noise and speech fillers, and in
+    silence between its words: high when more was said than the phrase (a sentence that is no
+    command is forced onto a short phrase and the rest absorbed by fillers)."""
+    spoken = [(a, b) for w, a, b in segs if not _is_filler(w)]
+    if not spoken:
+        return 1.0
+    first, last = spoken[0][0], spoken[-1][1]
+    filled = 0
+    for w, a, b in segs:
+        if _is_filler(w) and (w not in ("<sil>", "<s>", "</s>") or (a >= first and b <= last)):
+            filled += b - a + 1
+    return min(1.0, filled / max(1, frames))
+
+
+def _is_filler(word: str) -> bool:
+    return word.startswith(("<", "[")) or word == "++"
+
+
+def _length_mismatch(phones: list[str], phrase: str, prons: dict[str, tuple[str, ...]]) -> float:
+    """|log(phones heard by the free phone loop / phones of the phrase)|: 0 when as long."""
+    mine = len(_phone_string(phrase, prons))
+    return abs(math.log(max(1, len(phones)) / max(1, mine)))
 
 
 def _ln(prob: float) -> float:
