@@ -4,8 +4,8 @@
 a JSGF grammar compiled from what is sayable now, rebuilt only when that changes. Beside it
 a second decoder runs a free phone loop (pocketsphinx's ``allphone`` search with its phone
 language model) on the same audio. Both decode while the player speaks: the first
-`STREAM_AFTER` seconds of an utterance are kept, their cepstral mean measured (two
-feature-only passes, `_mean_of`), and both decoders start from
+`STREAM_AFTER` seconds of an utterance are kept, their cepstral mean measured (a third
+decoder, features only, with the model's batch normalisation), and both decoders start from
 that mean; so the mean is right from the first frame (a mean carried over from the previous
 utterance, pocketsphinx's live default, lost much accuracy) and little is left to do when
 the utterance ends. How well the two decoders agree gives the confidence:
@@ -156,6 +156,7 @@ class SphinxRecognizer:
         self._key: str | None = None
         self._decoder: Any = None
         self._phones: Any = None
+        self._feat: Any = None
         self._known: set[str] = set()
         self._lock = threading.Lock()
         self._search = 0
@@ -195,8 +196,15 @@ class SphinxRecognizer:
                     self._phones = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
                                                         allphone=str(self.model_dir() / "en-us-phone.lm.bin"),
                                                         loglevel="FATAL")
+                # a third decoder, never streamed, keeps the model's batch cepstral mean: it
+                # measures the mean of a stretch of sound (features only; its search, of one
+                # word, never runs: a whole grammar here would cost memory)
+                self._feat = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
+                                                  loglevel="FATAL")
+                self._feat.add_jsgf_string("feat", f"#JSGF V1.0;\ngrammar feat;\npublic <feat> = {next(iter(prons))} ;\n")
+                self._feat.activate_search("feat")
                 if self.frontend:  # the model's feat.params win over arguments: set them after
-                    for dec in (self._decoder, self._phones):
+                    for dec in (self._decoder, self._phones, self._feat):
                         if dec is not None:
                             for k, v in self.frontend.items():
                                 dec.config[k] = v
@@ -293,29 +301,18 @@ class SphinxRecognizer:
             if d is not None:
                 d.set_cmn(self.cmn_used)
                 d.start_utt()
-                d.process_raw(data, False, last)
+                # never a whole-utterance call on a decoder that streams: mixing the two
+                # crashed pocketsphinx 5.1.1 (a segfault in end_utt)
+                d.process_raw(data, False, False)
         self._streaming = True
 
     def _mean_of(self, raw: bytes) -> str:
-        """The cepstral mean over this sound, as pocketsphinx's batch normalisation has it.
-
-        Once a decoder has streamed, pocketsphinx keeps a running mean: over a whole
-        utterance from a prior `a` it ends at (500·a + S) / (500 + P), S the sum of the P
-        frames. Two feature-only passes from two priors give P and then S / P."""
-        d = self._decoder
-        size = len(str(d.get_cmn(False)).split(","))
-        means = []
-        for prior in (0.0, 100.0):
-            d.set_cmn(",".join([str(prior)] * size))
-            d.start_utt()
-            d.process_raw(raw, True, True)  # features only, no search
-            d.end_utt()
-            means.append(np.array([float(v) for v in str(d.get_cmn(False)).split(",")]))
-        shift = float(np.mean(means[1] - means[0]))
-        if shift < 1e-6:  # never streamed yet: the batch mean itself, whatever the prior
-            return ",".join(f"{v:g}" for v in means[0])
-        frames = 500 * 100.0 / shift - 500
-        return ",".join(f"{v:g}" for v in means[0] * (500 + frames) / max(1.0, frames))
+        """pocketsphinx's cepstral mean over this sound (its batch normalisation's)."""
+        f = self._feat
+        f.start_utt()
+        f.process_raw(raw, True, True)  # features only, no search
+        f.end_utt()
+        return str(f.get_cmn(False))
 
     def finish(self) -> Result:
         try:
