@@ -8,15 +8,20 @@ language model) on the same audio. Both decode while the player speaks: the firs
 decoder, features only, with the model's batch normalisation), and both decoders start from
 that mean; so the mean is right from the first frame (a mean carried over from the previous
 utterance, pocketsphinx's live default, lost much accuracy) and little is left to do when
-the utterance ends. How well the two decoders agree gives the confidence:
+the utterance ends. Before the decoders, a streamed spectral subtraction (`Denoiser`) takes
+off the noise floor measured on that first stretch. How well the two decoders agree gives
+the confidence:
 
 * ``llr``: the grammar path's score minus the phone loop's, per frame (a word sequence that
-  fits the audio as well as unconstrained phones do is likely right);
+  fits the audio as well as unconstrained phones do is likely right), and the same for the
+  phrase's worst word (`_worst_word`);
 * ``sim``: how close the phones heard are to the recognised phrase's pronunciation
   (normalised Indel similarity, 0..1), and ``margin``: how much closer than to any other
-  listed phrase.
+  listed phrase;
+* the share of the grammar path in noise fillers and inner silence (`_filler_share`), and
+  the length mismatch between the phones heard and the phrase's.
 
-`confidence` = logistic(w · (llr, sim, margin) + b), on a 0..1 scale meant to read as the
+`confidence` = logistic(w · features + b), on a 0..1 scale meant to read as the
 probability that the line is the one said; ``bench/voice_accuracy.py --calibrate`` measures
 it against labelled synthetic speech (figures in docs/voice.md). Lines below the session's
 threshold (0.6) are read back before they change anything.
