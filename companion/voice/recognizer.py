@@ -205,15 +205,9 @@ class SphinxRecognizer:
                     self._phones = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
                                                         allphone=str(self.model_dir() / "en-us-phone.lm.bin"),
                                                         loglevel="FATAL")
-                # a third decoder, never streamed, keeps the model's batch cepstral mean: it
-                # measures the mean of a stretch of sound (features only; its search, of one
-                # word, never runs: a whole grammar here would cost memory)
-                self._feat = pocketsphinx.Decoder(hmm=str(self.model_dir() / "en-us"), dict=str(path), lm=None,
-                                                  loglevel="FATAL")
-                self._feat.add_jsgf_string("feat", f"#JSGF V1.0;\ngrammar feat;\npublic <feat> = {next(iter(prons))} ;\n")
-                self._feat.activate_search("feat")
+                self._feat = _features_decoder(self.model_dir(), self.frontend)
                 if self.frontend:  # the model's feat.params win over arguments: set them after
-                    for dec in (self._decoder, self._phones, self._feat):
+                    for dec in (self._decoder, self._phones):
                         if dec is not None:
                             for k, v in self.frontend.items():
                                 dec.config[k] = v
@@ -317,11 +311,12 @@ class SphinxRecognizer:
 
     def _mean_of(self, raw: bytes) -> str:
         """pocketsphinx's cepstral mean over this sound (its batch normalisation's)."""
-        f = self._feat
-        f.start_utt()
-        f.process_raw(raw, True, True)  # features only, no search
-        f.end_utt()
-        return str(f.get_cmn(False))
+        f, lock = self._feat
+        with lock:
+            f.start_utt()
+            f.process_raw(raw, True, True)  # features only, no search
+            f.end_utt()
+            return str(f.get_cmn(False))
 
     def finish(self) -> Result:
         try:
@@ -380,6 +375,35 @@ class SphinxRecognizer:
         for _s, score, _i in process.extract(heard, [s for s, ph in self._pron if ph != phrase], scorer=fuzz.ratio, limit=1):
             best_other = score / 100.0
         return sim, sim - best_other
+
+
+_FEATURES: dict[tuple[str, str], tuple[Any, threading.Lock]] = {}
+_FEATURES_LOCK = threading.Lock()
+
+
+def _features_decoder(model: Path, frontend: dict[str, Any]) -> tuple[Any, threading.Lock]:
+    """A decoder that is never streamed, so it keeps the model's batch cepstral mean: it
+    measures the mean of a stretch of sound (features only; its search, of one word, never
+    runs). One per model and feature settings, shared by the recognisers of a process (each
+    costs some 10 MB), with a lock."""
+    key = (str(model), repr(sorted(frontend.items())))
+    with _FEATURES_LOCK:
+        if key not in _FEATURES:
+            import pocketsphinx
+
+            path = Path(tempfile.mkdtemp(prefix="companion-voice-feat-")) / "a.dict"
+            path.write_text("a AH\n", encoding="utf-8")
+            f = pocketsphinx.Decoder(hmm=str(model / "en-us"), dict=str(path), lm=None, loglevel="FATAL")
+            f.add_jsgf_string("feat", "#JSGF V1.0;\ngrammar feat;\npublic <feat> = a ;\n")
+            f.activate_search("feat")
+            path.unlink()  # read at start-up
+            path.parent.rmdir()
+            for k, v in frontend.items():
+                f.config[k] = v
+            if frontend:
+                f.reinit_feat()
+            _FEATURES[key] = (f, threading.Lock())
+        return _FEATURES[key]
 
 
 class Denoiser:
