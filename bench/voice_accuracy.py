@@ -16,7 +16,15 @@ white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar
 * the French fallback: French phrases, French espeak-ng voices, English acoustic model with
   the French pronunciations mapped to its phones.
 
-Run: .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--lang en,fr] [--games ...]
+Utterances are fed 30 ms at a time (`begin`, `feed`, `finish`), as the listener does; with
+`--compare K`, K utterances per game are also decoded as before this file's last change
+(the whole utterance once it has ended, lattice best path), and both are printed with their
+ratio. `--calibrate` fits the confidence on the voices FIT_VOICES and the even-numbered
+out-of-grammar sentences and prints threshold tables on the others; `--rows FILE` saves
+every result with its features, `--fit-from FILE` refits from such a file without decoding.
+
+Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
+     [--games ...] [--rows FILE] [--fit-from FILE]
 """
 
 from __future__ import annotations
