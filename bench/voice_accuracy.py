@@ -16,12 +16,21 @@ white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar
 * the French fallback: French phrases, French espeak-ng voices, English acoustic model with
   the French pronunciations mapped to its phones.
 
-Run: .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--lang en,fr] [--games ...]
+Utterances are fed 30 ms at a time (`begin`, `feed`, `finish`), as the listener does; with
+`--compare K`, K utterances per game are also decoded as before this file's last change
+(the whole utterance once it has ended, lattice best path), and both are printed with their
+ratio. `--calibrate` fits the confidence on the voices FIT_VOICES and the even-numbered
+out-of-grammar sentences and prints threshold tables on the others; `--rows FILE` saves
+every result with its features, `--fit-from FILE` refits from such a file without decoding.
+
+Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
+     [--games ...] [--rows FILE] [--fit-from FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import statistics
@@ -46,7 +55,9 @@ GAMES = {"kikoi": ["Chloé", "Paul", "Zoé"], "goodfortune": ["Chloé", "Paul"],
 SHARED_CMDS = ("help", "repeat", "status", "undo", "yes", "no")
 OUT_OF_GRAMMAR = {
     "en": ["what time is it", "pass the salt please", "I think it is raining", "good night everybody", "banana",
-           "where did I put my glasses", "this is fun", "hold on a second", "who wants tea", "open the window"],
+           "where did I put my glasses", "this is fun", "hold on a second", "who wants tea", "open the window",
+           "my turn already", "can you hear me", "let me think", "seven", "that was close", "sorry",
+           "oh no not again", "the cat is hungry", "how many left", "wait for me"],
     "fr": ["quelle heure est il", "passe moi le sel", "il pleut dehors", "bonne nuit tout le monde", "banane",
            "où sont mes lunettes", "c'est drôle", "attends une seconde", "qui veut du thé", "ouvre la fenêtre"],
 }
@@ -80,14 +91,27 @@ def states(game_name: str, n_states: int = 4, seed: int = 5) -> list[tuple[Any, 
     return out
 
 
+def decode(rec: SphinxRecognizer, pcm: np.ndarray) -> tuple[Any, float]:
+    """As the listener does: `begin`, `feed` 30 ms at a time, `finish`; returns the result
+    and the time `finish` took (what is left to do once the VAD has decided), in ms."""
+    rec.begin()
+    for k in range(0, len(pcm), 480):
+        rec.feed(pcm[k:k + 480])
+    t = time.perf_counter()
+    r = rec.finish()
+    return r, (time.perf_counter() - t) * 1000
+
+
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
-             rows: list[dict[str, Any]]) -> None:
+             rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0) -> None:
     voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
     sts = states(game_name)
     per_state = max(1, n // len(sts))
     for ui, match, seat in sts:
         phrases = sayable_now(ui, match, seat, lang, limit=150)
         rec.set_phrases(phrases)
+        if base is not None:
+            base.set_phrases(phrases)
         listed = phrases.phrases()
         moves = [m for m in listed if m.command and m.command not in shared_commands(lang)]
         shared = [m for m in listed if m.command in SHARED_CMDS]
@@ -99,14 +123,22 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             for snr in (None, 10.0):
                 pcm = synth.utterance(m.phrase, voice, rate, snr, seed=rnd.randrange(1 << 20))
                 t = time.perf_counter()
-                r = rec.recognize(pcm)
-                rows.append({"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
-                             "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
-                             "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000})
-        for s in OUT_OF_GRAMMAR[lang][: max(2, per_state // 10)]:
-            pcm = synth.utterance(s, rnd.choice(voices), 160, None, seed=rnd.randrange(1 << 20))
-            r = rec.recognize(pcm)
-            rows.append({"game": game_name, "lang": lang, "said": s, "cmd": None, "line": r.line, "got_cmd": r.command,
+                r, finish_ms = decode(rec, pcm)
+                row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
+                       "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
+                       "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
+                       "finish_ms": finish_ms, "voice": voice, "rate": rate}
+                if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
+                                            and x["lang"] == lang) < n_base:
+                    b, row["base_ms"] = decode(base, pcm)
+                    row["base_line"] = b.line
+                rows.append(row)
+        for _ in range(max(4, per_state // 5)):
+            oog_i = rnd.randrange(len(OUT_OF_GRAMMAR[lang]))
+            s, voice = OUT_OF_GRAMMAR[lang][oog_i], rnd.choice(voices)
+            pcm = synth.utterance(s, voice, rnd.choice((130, 160, 190)), rnd.choice((None, 10.0)), seed=rnd.randrange(1 << 20))
+            r, _ms = decode(rec, pcm)
+            rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice, "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": None, "shared": False, "oog": True, "ms": 0})
 
 
@@ -140,7 +172,18 @@ def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
     taken = [r for r in oog if r["line"] is not None and r["conf"] >= threshold]
     print(f"out-of-grammar sentences taken as a command without read-back:         {pct(len(taken), len(oog))}")
     ms = [r["ms"] for r in said]
-    print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms")
+    fin = [r["finish_ms"] for r in said]
+    print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms; "
+          f"left once it ended (finish): median {statistics.median(fin):.0f} ms, 90th pct {np.percentile(fin, 90):.0f} ms")
+    both = [r for r in said if "base_line" in r]
+    if both:
+        a = sum(r["line"] == r["said"] for r in both)
+        b = sum(r["base_line"] == r["said"] for r in both)
+        fa = statistics.median(r["finish_ms"] for r in both)
+        fb = statistics.median(r["base_ms"] for r in both)
+        print(f"same utterances, streaming (in use) against the whole-utterance decode of before: right {a} against {b} "
+              f"of {len(both)} (ratio {a / max(1, b):.2f}); finish median {fa:.0f} against {fb:.0f} ms "
+              f"(ratio {fa / max(1e-9, fb):.3f})")
 
 
 def threshold_table(rows: list[dict[str, Any]]) -> None:
@@ -155,24 +198,53 @@ def threshold_table(rows: list[dict[str, Any]]) -> None:
         print(f"   {t:.1f}    | {pct(w, len(said)):>24s} | {pct(b, len(rb)):>22s} | {pct(o, len(oog))}")
 
 
-def calibrate(rows: list[dict[str, Any]]) -> tuple[np.ndarray, float]:
-    """Logistic regression (gradient descent) of 'the line is the one said' on the features."""
-    xs = [(r["feat"], float(r["line"] == r["said"])) for r in rows if r["line"] is not None and r["feat"]]
-    x = np.array([f for f, _ in xs], dtype=float)
-    y = np.array([t for _, t in xs])
+# the confidence is fitted on these voices (and the even-numbered out-of-grammar sentences)
+# and evaluated on the others, so the figures are for voices it was not fitted on
+FIT_VOICES = ("en-us", "en+f3", "en-us+m3")
+WRONG_TARGET = 0.005
+# the direction each feature may push the confidence: a closer match, a higher score per
+# frame raise it; more filler, a length mismatch lower it (so that a fit on few examples
+# cannot learn, say, that a phrase nearer to another phrase is more likely right)
+SIGNS = (1, 1, 1, -1, -1, 1)  # wrong state-changing lines taken without read-back, on the fitting set
+
+
+def is_fit(r: dict[str, Any]) -> bool:
+    if r.get("oog"):
+        return r["oog_i"] % 2 == 0
+    return r["voice"] in FIT_VOICES
+
+
+def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray, float]:
+    """Logistic regression (gradient descent) of 'the line is the one said' on the features;
+    out-of-grammar sentences that got a line count as wrong (weighted 3: they are rarer here
+    than at a table). Then the bias is lowered until, on the fitting set, wrong state-changing
+    lines at `threshold` are at most WRONG_TARGET of the utterances."""
+    fit = [r for r in rows if r["line"] is not None and r["feat"]]
+    x = np.array([r["feat"] for r in fit], dtype=float)
+    y = np.array([float(r["line"] == r["said"]) for r in fit])
+    sw = np.array([3.0 if r.get("oog") else 1.0 for r in fit])
     w = np.zeros(x.shape[1])
     b = 0.0
     mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
     z = (x - mu) / sd
     for _ in range(5000):
         p = 1 / (1 + np.exp(-(z @ w + b)))
-        g = p - y
-        w -= 0.1 * (z.T @ g / len(y) + 1e-3 * w)
-        b -= 0.1 * g.mean()
+        g = (p - y) * sw
+        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
+        w = np.where(np.array(SIGNS[: len(w)]) * w < 0, 0.0, w)  # each feature only ever one way
+        b -= 0.1 * g.sum() / sw.sum()
     w_raw = w / sd
     b_raw = b - float(np.sum(w * mu / sd))
-    print(f"\ncalibrated on {len(y)} recognised utterances ({int(y.sum())} right): weights {np.round(w_raw, 4).tolist()}, "
-          f"bias {b_raw:.3f} (in use: {list(CONFIDENCE_WEIGHTS)}, {CONFIDENCE_BIAS})")
+    said = [r for r in rows if not r.get("oog")]
+    n_wrong = [r for r in said if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"]) and r["feat"]]
+    while True:
+        wrong = sum(1 for r in n_wrong if 1 / (1 + np.exp(-(np.dot(w_raw, r["feat"]) + b_raw))) >= threshold)
+        if wrong <= WRONG_TARGET * len(said) or b_raw < -50:
+            break
+        b_raw -= 0.05
+    print(f"\nfitted on {len(y)} recognised utterances ({int(y.sum())} right; voices {', '.join(FIT_VOICES)}, "
+          f"even-numbered out-of-grammar sentences): weights {np.round(w_raw, 4).tolist()}, bias {b_raw:.3f} "
+          f"(in use: {list(CONFIDENCE_WEIGHTS)}, {CONFIDENCE_BIAS})")
     return w_raw, b_raw
 
 
@@ -249,22 +321,40 @@ def main() -> None:
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--rows", help="save every utterance's result and features to this JSON file")
+    ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
+    ap.add_argument("--compare", type=int, default=20, help="utterances per game also decoded whole (as before), to compare")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     t0 = time.time()
+    if args.fit_from:
+        rows = json.loads(Path(args.fit_from).read_text())
+        en = [r for r in rows if r["lang"] == "en"]
+        w, b = calibrate([r for r in en if is_fit(r)], args.threshold)
+        rescore(en, w, b)
+        threshold_table([r for r in en if not is_fit(r)])
+        return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang)
+        # the decode of before: the whole utterance once it has ended, lattice best path
+        base = SphinxRecognizer(lang, stream_after=None, settings={"bestpath": True}) if args.compare else None
         rnd = random.Random(11)
         n = args.n if lang == "en" else max(40, args.n // 3)
         for g in args.games.split(","):
-            run_game(rec, g, lang, n, rnd, rows)
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare)
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(rows))
     if args.calibrate:
-        print("\nwith the weights in use:")
-        threshold_table([r for r in rows if r["lang"] == "en"])
-        w, b = calibrate([r for r in rows if r["lang"] == "en"])
-        rescore(rows, w, b)
-        print("with the fitted weights:")
-        threshold_table([r for r in rows if r["lang"] == "en"])
+        en = [r for r in rows if r["lang"] == "en"]
+        held = [r for r in en if not is_fit(r)]
+        print(f"\nwith the weights in use, voices {', '.join(sorted({r['voice'] for r in held}))} and odd-numbered "
+              "out-of-grammar sentences (not used for fitting):")
+        threshold_table(held)
+        w, b = calibrate([r for r in en if is_fit(r)], args.threshold)
+        rescore(en, w, b)
+        print("with the weights fitted now, on the same held-out voices and sentences:")
+        threshold_table(held)
+        print("(the English confidence lines below use the weights fitted now, over all voices)")
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
     if not args.no_latency:
