@@ -217,6 +217,17 @@ class PhraseSet:
                 return Match(hit.phrase, hit.command, name)
         return None
 
+    def prefix_length(self, words: Sequence[str], match: Match) -> int:
+        """How many of the recognised `words` came before `match`'s phrase: the wake word and
+        the name the speaker said first (0 without them)."""
+        toks = tuple(fold_token(t) for t in words)
+        n = len(self.wake_tokens) if self.wake_tokens and toks[: len(self.wake_tokens)] == self.wake_tokens else 0
+        if match.speaker is not None:
+            for name_toks, name in self.speaker_tokens.items():
+                if name == match.speaker and toks[n: n + len(name_toks)] == name_toks:
+                    return n + len(name_toks)
+        return n
+
     def _resolve(self, toks: tuple[str, ...]) -> Match | None:
         hit = self.by_tokens.get(toks)
         if hit is not None:

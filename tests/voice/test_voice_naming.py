@@ -107,3 +107,35 @@ def test_who_may_name_themselves_at_the_table_microphone(tmp_path):
     assert table_speakers(seats, own=set()) == ["Chloé", "Zoé"]
     assert table_speakers(seats, own={2}) == []  # one player left at the table's microphone: no names
     assert table_speakers([Seat(n) for n in NAMES], own={0}) == ["Paul", "Zoé"]
+
+
+def test_a_named_line_is_as_sure_as_the_same_line_unnamed():
+    """The confidence compares what was heard with the whole of what was said, the speaker's
+    name included: naming oneself must not make a move read back more often."""
+    need_voice()
+    from companion.voice import synth
+    from companion.voice.grammar import PhraseSet
+    from companion.voice.recognizer import SphinxRecognizer
+
+    phrases = PhraseSet.build([("help", "help"), ("status", "status"), ("repeat", "repeat"),
+                               ("my board", "board")]).with_speakers(["Paul", "Zoé"])
+    rec = SphinxRecognizer("en")
+    rec.set_phrases(phrases)
+    for named, plain in (("Paul, status", "status"), ("Zoé, my board", "my board")):
+        a, b = rec.recognize(synth.utterance(named)), rec.recognize(synth.utterance(plain))
+        assert a.line == b.line == plain
+        assert a.confidence >= 0.6 and a.confidence > b.confidence - 0.2, (named, a.confidence, b.confidence)
+
+
+def test_vosk_is_given_the_named_sentences_too():
+    """vosk is restricted to a list of sentences: the speakers' names must be in it (no French
+    model can be had here, so its phrase list is checked without loading one)."""
+    import json
+
+    from companion.voice.grammar import PhraseSet
+    from companion.voice.recognizer import VoskRecognizer
+
+    phrases = PhraseSet.build([("status", "status")]).with_speakers(["Paul"])
+    rec = VoskRecognizer.__new__(VoskRecognizer)  # no model needed to set its phrases
+    rec.set_phrases(phrases)
+    assert set(json.loads(rec._grammar)) == {"status", "paul status", "paul", "[unk]"}
