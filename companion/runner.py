@@ -356,12 +356,19 @@ def _schema(entry: GameEntry) -> int:
 
 
 def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) -> None:
-    """Replay one recorded move, after the moves an older save implies before it (a move the
-    rules would refuse here is first preceded by them; IllegalAction if it still is)."""
-    if action not in match.legal(seat):
-        for s, a in implied(match):
+    """Replay one recorded move; one the rules refuse here is tried again after the moves an
+    older save implies before it (IllegalAction if it still is, or if none are implied).
+    Legality is the rules' own check of this move: never the list of every legal move, which
+    is long in Kaliko and 2kissa10."""
+    try:
+        match.play(seat, action)
+    except IllegalAction:
+        before = implied(match)
+        if not before:
+            raise
+        for s, a in before:
             match.play(s, a)
-    match.play(seat, action)
+        match.play(seat, action)
 
 
 def _implied(entry: GameEntry, schema: int) -> Any:
