@@ -121,3 +121,32 @@ def test_a_speaker_may_name_themselves_first_or_alone():
     assert woke.resolve("compagnon paul pousse quatre").speaker == "Paul" and woke.resolve("paul pousse quatre") is None
     assert ps.vocabulary["zoe"] == "Zoé"
     assert "zoe mon plateau" in ps.sentences() and "paul" in ps.sentences()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_yes_word_sounds_like_a_no_word(lang):
+    """« oui » and « non » decide whether a read-back move is played: no word for one may be a
+    phone away from a word for the other in what the recogniser hears (measured: English "go",
+    a yes, was heard as "no" in 4 of 4 utterances of it; it is no longer a yes)."""
+    from companion.phrases.tables import groups, words
+    from companion.voice.pronounce import Lexicon
+    from tests.voice.needs import need_voice
+
+    need_voice()
+    said = groups("shared", "words", lang)
+    yes, no = list(said["yes"]), list(said["no"]) + list(words("shared", "cancel", lang))
+    prons = Lexicon(lang).pronounce(dict(t for w in yes + no for t in words_of(w)))
+
+    def phones(phrase):
+        return [p for tok, _ in words_of(phrase) for p in prons[tok][0].split()]
+
+    def distance(a, b):
+        row = list(range(len(b) + 1))
+        for i, x in enumerate(a, 1):
+            prev, row[0] = row[0], i
+            for j, y in enumerate(b, 1):
+                prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+        return row[-1]
+
+    close = [(y, n) for y in yes for n in no if len(y) > 1 and len(n) > 1 and distance(phones(y), phones(n)) < 2]
+    assert not close, close
