@@ -68,7 +68,7 @@ def kill_play(tmp: Path, rnd: random.Random) -> dict[str, int]:
             proc.stdin.flush()
             time.sleep(rnd.uniform(0.0, 0.05))
     except BrokenPipeError:
-        pass
+        print("  (the companion ended before it was killed: its stdin closed)", file=sys.stderr)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     moves, announced = durable(path)

@@ -53,7 +53,7 @@ class Stamp:
             self.done.set()
 
     def interrupt(self) -> None:
-        pass
+        self.interrupted = getattr(self, "interrupted", 0) + 1  # counted, nothing to silence
 
 
 def pct(xs: list[float], p: float) -> float:

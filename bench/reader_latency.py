@@ -61,8 +61,8 @@ def main() -> None:
         lat.append(stamp[-1] - t0)
         os.write(master, enc.encode(p.Removed(0, uid))[1] + enc.encode(p.Presence(()))[1])
         time.sleep(0.005)
-        while os.read(master, 4096) if _readable(master) else b"":  # drain what the host sent
-            pass
+        while _readable(master) and os.read(master, 4096):  # drain what the host sent
+            continue
     reader.close()
     os.close(master)
     os.close(slave)

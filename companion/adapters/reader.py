@@ -19,6 +19,7 @@ a token on its own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -276,10 +277,9 @@ class TokenReader:
         with self._lock:
             port, self._port = self._port, None
         if port is not None:
-            try:
+            # a port already gone (the reader unplugged) may fail to close: it is closed anyway
+            with contextlib.suppress(Exception):
                 port.close()
-            except Exception:  # noqa: BLE001
-                pass
 
     def _try_open(self) -> bool:
         try:
@@ -292,10 +292,10 @@ class TokenReader:
         self.tracker.connection_opened()
         self._last_frame = self._clock()
         self._last_hello_req = -1e9
-        try:
-            port.write(b"\x00")  # ends whatever partial frame the board was receiving
-        except Exception:  # noqa: BLE001
-            pass
+        # a zero ends whatever partial frame the board was receiving; a port that cannot take
+        # it is found lost by the next read, as any other
+        with contextlib.suppress(Exception):
+            port.write(b"\x00")
         return True
 
     def _run(self) -> None:

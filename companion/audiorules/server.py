@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import threading
@@ -358,15 +359,14 @@ class Server:
         handled = []
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
-                try:
+                # not on this platform or loop: Ctrl+C then arrives as KeyboardInterrupt below
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                     self.loop.add_signal_handler(sig, self._stopped.set)
                     handled.append(sig)
-                except (NotImplementedError, RuntimeError, ValueError):
-                    pass
         try:
-            self.loop.run_until_complete(self._until_stopped())
-        except KeyboardInterrupt:
-            pass
+            # Ctrl+C is how a user stops the server: a normal return, said by the caller
+            with contextlib.suppress(KeyboardInterrupt):
+                self.loop.run_until_complete(self._until_stopped())
         finally:
             self._stopped.set()
             for sig in handled:
