@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +22,9 @@ class UserError(Exception):
 
 
 def say_error(exc: UserError) -> None:
-    text = catalog(exc.lang).text(exc.msg)
-    print(text, file=sys.stderr, flush=True)
-    if os.environ.get("COMPANION_SPEECH", "auto") not in ("none", "text"):
-        try:
-            from companion.adapters.speaker import open_speaker
+    from companion.adapters.speaker import say_and_print
 
-            spk = open_speaker(engine="auto", output="auto", lang=exc.lang)
-            spk.say(text, Priority.IMPORTANT)
-            spk.wait(10)
-            spk.close()
-        except Exception:  # noqa: BLE001 - the printed line is already out; speech is a bonus
-            pass
+    say_and_print(catalog(exc.lang).text(exc.msg), exc.lang)
 
 
 def list_games(lang: str = "fr") -> int:

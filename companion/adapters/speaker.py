@@ -433,3 +433,25 @@ def open_speaker(
     elif failed is not None:
         speaker._output_note = _output_note(sink, spec, failed)
     return speaker
+
+
+def say_and_print(text: str, lang: str, wait: float = 10.0) -> None:
+    """A message said once outside a game (an error before it starts, a missing voice model):
+    printed on stderr first, then spoken when speech works. Speech is a bonus here: a machine
+    without a sound card or an engine has the printed line, which its screen reader reads."""
+    import os
+    import sys
+
+    print(text, file=sys.stderr, flush=True)
+    if os.environ.get("COMPANION_SPEECH", "auto") in ("none", "text"):
+        return
+    try:
+        spk = open_speaker(engine="auto", output="auto", lang=lang)
+    except Exception:  # noqa: BLE001 - no engine, no sound card: the printed line is out
+        return
+    try:
+        spk.say(text, Priority.IMPORTANT)
+        spk.wait(wait)
+    finally:
+        spk.close()
+

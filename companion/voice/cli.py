@@ -132,18 +132,9 @@ def voice_main(argv: list[str] | None = None) -> int:
 
 def tell_no_model(exc: NoModel) -> None:
     """Printed, and spoken when speech works: where to put a model and how to get one."""
-    text = str(exc)
-    print(text, file=sys.stderr, flush=True)
-    try:
-        from companion.adapters.speaker import open_speaker
-        from companion.narration import Priority
+    from companion.adapters.speaker import say_and_print
 
-        spk = open_speaker(engine="auto", output="auto", lang=exc.lang)
-        spk.say(text, Priority.IMPORTANT)
-        spk.wait(30)
-        spk.close()
-    except Exception:  # noqa: BLE001 - the printed line is already out; speech is a bonus
-        pass
+    say_and_print(str(exc), exc.lang, wait=30)
 
 
 def listen_and_print(args: argparse.Namespace, recognizer: Any) -> int:

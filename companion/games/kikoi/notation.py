@@ -9,6 +9,7 @@ commands answer with a question.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 
@@ -98,10 +99,8 @@ def find_tokens(text: str) -> list[int]:
     """Every token the line may name: one when it is clear, several when it is ambiguous,
     none when it names no token (`kigliss` alone gives its five moments)."""
     written = fold(text).strip()
-    try:
+    with contextlib.suppress(KeyError):  # not a written id (RULES §7): read as words below
         return [token_from_id(text.strip())]
-    except KeyError:
-        pass
     f = scan(written)
     out = [white(k, m) for k in (f.kikois or range(5)) for m in (f.moments or range(5))] \
         if (f.kikois or f.moments) else []
