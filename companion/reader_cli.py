@@ -55,8 +55,8 @@ def listen_main(args: argparse.Namespace) -> int:
                 continue
             line = json.dumps(event.to_json(), ensure_ascii=False) if args.json else _describe(event)
             print(line, flush=True)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # Ctrl+C is how one stops listening: a normal end
+        return 0
     finally:
         reader.close()
     return 0

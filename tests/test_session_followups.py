@@ -159,13 +159,13 @@ class Recorder:
         return []
 
     def interrupt(self):
-        pass
+        self.interrupted = getattr(self, "interrupted", 0) + 1  # counted: nothing plays here
 
     def wait(self, timeout=None):
         return True
 
     def close(self):
-        pass
+        self.closed = True
 
 
 def play_args(tmp_path, game="nim", **kw):
@@ -276,7 +276,7 @@ class Page:
         self.got.append((text, private))
 
     def interrupt(self):
-        pass
+        self.interrupted = getattr(self, "interrupted", 0) + 1  # counted: nothing plays here
 
 
 def two_humans(game_name):

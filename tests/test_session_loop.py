@@ -94,7 +94,7 @@ class Recorder:
         self.said.append((time.monotonic(), text, earcon))
 
     def interrupt(self):
-        pass
+        self.interrupted = getattr(self, "interrupted", 0) + 1  # counted: nothing plays here
 
 
 def test_the_bot_searches_in_a_worker_while_the_table_is_answered():

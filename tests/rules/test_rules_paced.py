@@ -24,7 +24,7 @@ class Instant:
         return type("Item", (), {"done": done})()
 
     def interrupt(self) -> None:
-        pass
+        self.interrupted = getattr(self, "interrupted", 0) + 1  # counted: nothing plays here
 
 
 def wait_for(cond, timeout=5.0):
