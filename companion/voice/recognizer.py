@@ -42,6 +42,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .fsg import automaton
 from .grammar import PhraseSet
 from .pronounce import Lexicon
 
@@ -225,7 +226,8 @@ class SphinxRecognizer:
                 self._known |= set(new)
             self._search += 1
             name = f"s{self._search}"
-            self._decoder.add_jsgf_string(name, phrases.jsgf())
+            fa = automaton(phrases)
+            self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions()))
             self._decoder.activate_search(name)
             if self._search > 1:
                 self._decoder.remove_search(f"s{self._search - 1}")

@@ -1,0 +1,186 @@
+"""What is sayable now as a compact finite-state grammar, for pocketsphinx's FSG search.
+
+The JSGF text of `PhraseSet.jsgf` says the same, but pocketsphinx compiles it by copying every
+alternative and every slot reference into its own chain of states: 2kissa10's grammar (some
+2,300 listed moves, and equations whose three numbers each take 900 values) became hundreds of
+thousands of states, 31 s to compile and 600 MB (measured, docs/voice.md). Here each list of
+word sequences — the listed phrases, each slot's values, the speakers' names — is a minimal
+acyclic automaton: sequences share their common beginnings and their common endings, as in a
+dictionary's DAWG. The language is the JSGF's, word for word; so are the priors: every
+alternative of the top rule is as likely as the others (listed phrases, templates), a slot's
+values are equally likely, whatever their length (each arc's probability is the share of the
+sequences that go through it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .grammar import PhraseSet
+
+#: (from state, to state, probability, word); word None: an empty (null) transition
+Arc = tuple[int, int, float, "str | None"]
+
+
+@dataclass
+class Automaton:
+    """States 0..n-1, one start and one final state, weighted arcs."""
+
+    start: int = 0
+    final: int = 1
+    n: int = 2
+    arcs: list[Arc] = field(default_factory=list)
+
+    def state(self) -> int:
+        self.n += 1
+        return self.n - 1
+
+    def arc(self, src: int, dst: int, prob: float, word: str | None = None) -> None:
+        self.arcs.append((src, dst, prob, word))
+
+    def transitions(self) -> list[tuple[int, int, float] | tuple[int, int, float, str]]:
+        """As `pocketsphinx.Decoder.create_fsg` takes them."""
+        return [(a, b, p) if w is None else (a, b, p, w) for a, b, p, w in self.arcs]
+
+    def words(self, seqs: Iterable[Sequence[str | tuple[str]]], src: int, dst: int, prob: float = 1.0,
+              slots: Mapping[str, Sequence[Sequence[str]]] | None = None) -> None:
+        """Any one of `seqs` from `src` to `dst` (entered with `prob`), each equally likely,
+        as a minimal acyclic automaton. An item ``(name,)`` is a slot: any one of
+        ``slots[name]``, each equally likely (templates that differ in one word share the
+        rest, so a long slot is copied once where it is the same future)."""
+        root = _minimal(_trie(seqs))
+        if root.count == 0:
+            return
+        ids: dict[int, int] = {}
+
+        def sid(node: _Node) -> int:
+            if id(node) not in ids:
+                ids[id(node)] = self.state()
+            return ids[id(node)]
+
+        self.arc(src, sid(root), prob)
+        done: set[int] = set()
+        todo = [root]
+        while todo:
+            node = todo.pop()
+            if id(node) in done:
+                continue
+            done.add(id(node))
+            if node.final:
+                self.arc(sid(node), dst, 1.0 / node.count)
+            for word, child in node.children.items():
+                if isinstance(word, tuple):
+                    assert slots is not None
+                    self.words(slots[word[0]], sid(node), sid(child), child.count / node.count)
+                else:
+                    self.arc(sid(node), sid(child), child.count / node.count, word)
+                todo.append(child)
+
+    def accepts(self, words: Sequence[str]) -> bool:
+        """Whether this word sequence goes from start to final (for tests and checks)."""
+        by_src: dict[int, list[Arc]] = {}
+        for a in self.arcs:
+            by_src.setdefault(a[0], []).append(a)
+
+        def closure(states: set[int]) -> set[int]:
+            out, todo = set(states), list(states)
+            while todo:
+                for _s, d, _p, w in by_src.get(todo.pop(), ()):
+                    if w is None and d not in out:
+                        out.add(d)
+                        todo.append(d)
+            return out
+
+        here = closure({self.start})
+        for word in words:
+            here = closure({d for s in here for _s, d, _p, w in by_src.get(s, ()) if w == word})
+        return self.final in here
+
+
+class _Node:
+    __slots__ = ("children", "count", "final")
+
+    def __init__(self) -> None:
+        self.final = False
+        self.children: dict[str, _Node] = {}
+        self.count = 0
+
+
+def _trie(seqs: Iterable[Sequence[str]]) -> _Node:
+    root = _Node()
+    for seq in seqs:
+        node = root
+        for word in seq:
+            node = node.children.setdefault(word, _Node())
+        node.final = True
+    return root
+
+
+def _minimal(root: _Node) -> _Node:
+    """Merge the nodes whose futures are the same (bottom-up, by signature): the minimal
+    automaton of the trie's sequences. Counts (sequences from a node on) are set."""
+    register: dict[tuple[object, ...], _Node] = {}
+    order: list[_Node] = []
+    todo = [(root, False)]
+    while todo:  # post-order without recursion: phrases may be long
+        node, seen = todo.pop()
+        if seen:
+            order.append(node)
+            continue
+        todo.append((node, True))
+        todo.extend((c, False) for c in node.children.values())
+    for node in order:
+        node.children = {w: register[_signature(c)] for w, c in sorted(node.children.items(), key=lambda wc: repr(wc[0]))}
+        node.count = int(node.final) + sum(c.count for c in node.children.values())
+        register.setdefault(_signature(node), node)
+    return register[_signature(root)]
+
+
+def _signature(node: _Node) -> tuple[object, ...]:
+    return (node.final, tuple((w, id(c)) for w, c in node.children.items()))
+
+
+def automaton(ps: PhraseSet) -> Automaton:
+    """The phrase set's grammar: [wake] ( [speaker] ( phrase | template… ) | speaker )."""
+    from .grammar import _SLOT, tokens_of
+
+    fa = Automaton()
+    here = fa.start
+    if ps.wake_tokens:
+        after = fa.state()
+        fa.words([ps.wake_tokens], here, after)
+        here = after
+    body, end = fa.state(), fa.final
+    if ps.speaker_tokens:
+        named, alone = fa.state(), fa.state()
+        fa.arc(here, named, 0.5)
+        fa.words(ps.speaker_tokens, here, alone, 0.5)
+        fa.arc(alone, end, 0.5)  # « Paul » alone: the VAD cut at the pause after the name
+        fa.arc(alone, body, 0.5)
+        fa.arc(named, body, 1.0)
+    else:
+        fa.arc(here, body, 1.0)
+    templates = {}
+    for _rx, rule, _names in ps._templates:
+        parts: list[str | tuple[str, ...]] = []
+        pos = 0
+        template = rule["template"]
+        for m in _SLOT.finditer(template):
+            parts.extend(tokens_of(template[pos:m.start()]))
+            parts.append((m.group(1),))  # a slot
+            pos = m.end()
+        parts.extend(tokens_of(template[pos:]))
+        templates[tuple(parts)] = None
+    concrete = [t for t in ps.by_tokens if t]
+    alternatives = len(set(concrete)) + len(templates)
+    if not alternatives:
+        raise ValueError("nothing sayable: no phrase and no template")
+    if concrete:
+        fa.words(concrete, body, end, len(concrete) / alternatives)
+    if templates:
+        slots = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+        fa.words(templates, body, end, len(templates) / alternatives, slots)
+    return fa

@@ -1,0 +1,168 @@
+"""The compact grammar the recogniser searches (`companion.voice.fsg`): the same sentences as
+the JSGF text, as likely as there, in far fewer states (no audio here)."""
+
+import math
+import random
+from collections import defaultdict
+
+import pytest
+
+from companion.core import Match, Rng, find
+from companion.transcript import load
+from companion.voice.fsg import automaton
+from companion.voice.grammar import PhraseSet, tokens_of
+from companion.voice.pronounce import cmudict, cmudict_path
+from companion.voice.sayable import sayable_now
+
+GRAMMAR = {
+    "rules": [{"template": "je demande {token} à {player}", "command": "action"},
+              {"template": "je pose {token} à {player}", "command": "action"},
+              {"template": "plateau de {player}", "command": "board"}],
+    "slots": {"token": ["le kigliss qui dort", "le kimouss qui mange", "le kigliss"], "player": ["Paul", "Zoé", "Chloé"]},
+}
+CONCRETE = [("aide", "help"), ("répète", "repeat"), ("je demande le kigliss à Paul", "action:x"),
+            ("je demande le kigliss à Zoé", "action:y"), ("non", "no")]
+
+
+def probability(fa, words):
+    """The sum over the automaton's paths of the product of their arcs' probabilities."""
+    by_src = defaultdict(list)
+    for a, b, p, w in fa.arcs:
+        by_src[a].append((b, p, w))
+
+    order = _topological(fa)
+
+    def step_eps(weights):  # along null arcs, in topological order
+        w = dict(weights)
+        for s in order:
+            if w.get(s):
+                for b, p, word in by_src[s]:
+                    if word is None:
+                        w[b] = w.get(b, 0.0) + w[s] * p
+        return w
+
+    here = step_eps({fa.start: 1.0})
+    for word in words:
+        nxt = defaultdict(float)
+        for s, ws in here.items():
+            for b, p, w in by_src[s]:
+                if w == word:
+                    nxt[b] += ws * p
+        here = step_eps(nxt)
+    return here.get(fa.final, 0.0)
+
+
+def _topological(fa):
+    indeg = defaultdict(int)
+    succ = defaultdict(list)
+    for a, b, _p, _w in fa.arcs:
+        succ[a].append(b)
+        indeg[b] += 1
+    order, todo = [], [s for s in range(fa.n) if indeg[s] == 0]
+    while todo:
+        s = todo.pop()
+        order.append(s)
+        for b in succ[s]:
+            indeg[b] -= 1
+            if indeg[b] == 0:
+                todo.append(b)
+    assert len(order) == fa.n, "the grammar has a cycle"
+    return order
+
+
+def test_every_sentence_and_only_those():
+    ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
+    fa = automaton(ps)
+    for phrase, _c in CONCRETE:
+        assert fa.accepts(tokens_of(phrase))
+    for token in GRAMMAR["slots"]["token"]:
+        for player in GRAMMAR["slots"]["player"]:
+            assert fa.accepts(tokens_of(f"je pose {token} à {player}"))
+            assert fa.accepts(tokens_of(f"je demande {token} à {player}"))
+    for said in ("je pose le kigliss", "aide aide", "plateau de", "je pose le kimouss à Paul", "", "plateau de Paul Zoé"):
+        assert not fa.accepts(tokens_of(said)), said
+
+
+def test_the_probabilities_are_the_jsgf_ones():
+    """Each alternative of the top rule (a listed phrase, a template) is as likely; a slot's
+    values are equally likely, whatever their length; every state's ways out sum to 1."""
+    ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
+    fa = automaton(ps)
+    alternatives = len(CONCRETE) + len(GRAMMAR["rules"])
+    assert probability(fa, tokens_of("aide")) == pytest.approx(1 / alternatives)
+    assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(1 / alternatives / 3)
+    assert probability(fa, tokens_of("je pose le kigliss qui dort à Chloé")) == pytest.approx(1 / alternatives / 9)
+    # a listed phrase that a template also says has both paths
+    assert probability(fa, tokens_of("je demande le kigliss à Paul")) == pytest.approx(1 / alternatives * (1 + 1 / 9))
+    out = defaultdict(float)
+    for a, _b, p, _w in fa.arcs:
+        assert 0 < p <= 1
+        out[a] += p
+    assert all(total == pytest.approx(1.0) for s, total in out.items() if s != fa.final)
+    assert fa.final not in out  # nothing after the end
+
+
+def test_speakers_and_the_wake_word():
+    ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr").with_speakers(["Paul", "Zoé"]).with_wake("compagnon")
+    fa = automaton(ps)
+    assert fa.accepts(tokens_of("compagnon Paul aide"))
+    assert fa.accepts(tokens_of("compagnon aide"))
+    assert fa.accepts(tokens_of("compagnon Zoé"))  # the name alone: the next utterance is hers
+    assert fa.accepts(tokens_of("compagnon Zoé plateau de Chloé"))
+    assert not fa.accepts(tokens_of("aide"))
+    assert not fa.accepts(tokens_of("compagnon Chloé aide"))
+    assert not fa.accepts(tokens_of("compagnon Paul Zoé aide"))
+    # half the time no name is said; a name, or a name alone, share the other half
+    plain = probability(fa, tokens_of("compagnon aide"))
+    assert plain == pytest.approx(0.5 / (len(CONCRETE) + 3))
+    assert probability(fa, tokens_of("compagnon Paul aide")) == probability(fa, tokens_of("compagnon Zoé aide")) < plain
+    assert probability(fa, tokens_of("compagnon Paul")) == pytest.approx(0.125)
+
+
+def test_nothing_sayable_is_refused():
+    with pytest.raises(ValueError):
+        automaton(PhraseSet.build([]))
+
+
+def test_2kissa10s_whole_grammar_is_small():
+    """The real 2kissa10 grammar (every listed move, and equations whose three numbers each
+    take hundreds of values): tens of thousands of words in the JSGF text, a few thousand
+    states here; every listed phrase, and sampled template sentences, are in it."""
+    game, ui, bots = load(find("kissa"))
+    match = Match(game, ["Chloé", "Bot"], 5)
+    players = [bots["greedy"](game, seat, Rng(5).fork(seat + 1)) for seat in (0, 1)]
+    for _ in range(6):  # a few tokens taken: equations of several digits are legal
+        match.play(match.current, players[match.current].choose(match.state))
+    ps = sayable_now(ui, match, match.current, "en")
+    fa = automaton(ps)
+    listed = [m.phrase for m in ps.phrases()]
+    assert len(listed) > 1000
+    jsgf_words = len(ps.jsgf().split())
+    assert fa.n < jsgf_words / 5, (fa.n, jsgf_words)
+    rnd = random.Random(1)
+    for phrase in rnd.sample(listed, 200):
+        assert fa.accepts(tokens_of(phrase)), phrase
+    numbers = [v for _t, v in ps.slot_tokens["number"]]
+    for _ in range(50):
+        a, b, c = (rnd.choice(numbers) for _ in range(3))
+        said = f"{a} {rnd.choice(['plus', 'times'])} {b} equals {c}"
+        assert fa.accepts(tokens_of(said)) and ps.resolve(tokens_of(said)) is not None, said
+    assert not fa.accepts(tokens_of(f"{numbers[0]} plus {numbers[1]}"))
+    total = math.fsum(p for a, _b, p, _w in fa.arcs if a == fa.start)
+    assert total == pytest.approx(1.0)
+
+
+def test_the_cmu_dictionary_is_read_in_place():
+    """Looked up by halves in the sorted file: the same pronunciations, every variant in order,
+    as reading the whole file gives."""
+    whole = defaultdict(list)
+    with open(cmudict_path(), encoding="utf-8") as fh:
+        for line in fh:
+            word, _, phones = line.strip().partition(" ")
+            whole[word.split("(", 1)[0]].append(phones)
+    rnd = random.Random(0)
+    words = rnd.sample(sorted(whole), 500) + ["read", "a", "zoe", "a's", "zyuganov", "notaword", "chloe", ""]
+    got = cmudict(words)
+    assert got["read"] == ("R EH D", "R IY D")
+    assert set(got) == {w for w in words if w in whole}
+    assert all(got[w] == tuple(whole[w]) for w in got)
