@@ -105,11 +105,11 @@ class _Node:
 
     def __init__(self) -> None:
         self.final = False
-        self.children: dict[str, _Node] = {}
+        self.children: dict[str | tuple[str], _Node] = {}
         self.count = 0
 
 
-def _trie(seqs: Iterable[Sequence[str]]) -> _Node:
+def _trie(seqs: Iterable[Sequence[str | tuple[str]]]) -> _Node:
     root = _Node()
     for seq in seqs:
         node = root
@@ -163,9 +163,9 @@ def automaton(ps: PhraseSet) -> Automaton:
         fa.arc(named, body, 1.0)
     else:
         fa.arc(here, body, 1.0)
-    templates = {}
+    templates: dict[tuple[str | tuple[str], ...], None] = {}
     for _rx, rule, _names in ps._templates:
-        parts: list[str | tuple[str, ...]] = []
+        parts: list[str | tuple[str]] = []
         pos = 0
         template = rule["template"]
         for m in _SLOT.finditer(template):
