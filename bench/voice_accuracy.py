@@ -12,25 +12,28 @@ white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar
 * out-of-grammar speech (sentences that are no command): how often it is taken as a command;
 * latency through the Listener (WAV source at full speed): VAD decision -> line in the
   inbox (median), and last voiced sample -> line (median);
-* peak memory of a process with a game and the recogniser loaded and used (ru_maxrss);
+* peak memory of the real `companion play GAME --voice-input` for each game (VmHWM);
 * the French fallback: French phrases, French espeak-ng voices, English acoustic model with
   the French pronunciations mapped to its phones.
 
 Utterances are fed 30 ms at a time (`begin`, `feed`, `finish`), as the listener does; with
-`--compare K`, K utterances per game are also decoded as before this file's last change
-(the whole utterance once it has ended, lattice best path), and both are printed with their
-ratio. `--calibrate` fits the confidence on the voices FIT_VOICES and the even-numbered
+`--compare K`, K utterances per game are also decoded with the grammar as before
+2026-12-01 (pocketsphinx's own compile of the JSGF text), and both are printed with their
+ratio, with the time each takes to compile a state's grammar. The grammar is the whole of
+what is sayable, as in play (`--limit N`: the shared words and N listed moves only, as the
+figures before 2026-12-01 were measured). `--calibrate` fits the confidence on the voices FIT_VOICES and the even-numbered
 out-of-grammar sentences and prints threshold tables on the others; `--rows FILE` saves
 every result with its features, `--fit-from FILE` refits from such a file without decoding.
 
 Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
-     [--games ...] [--rows FILE] [--fit-from FILE]
+     [--limit N] [--games ...] [--rows FILE] [--fit-from FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import statistics
@@ -102,16 +105,28 @@ def decode(rec: SphinxRecognizer, pcm: np.ndarray) -> tuple[Any, float]:
     return r, (time.perf_counter() - t) * 1000
 
 
+#: (lang, game) -> seconds each `set_phrases` took: the grammar in use, and the JSGF of before
+COMPILE: dict[tuple[str, str], list[float]] = {}
+BASE_COMPILE: dict[tuple[str, str], list[float]] = {}
+
+
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
-             rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0) -> None:
+             rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0,
+             limit: int | None = None) -> None:
     voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
+    compile_s = COMPILE.setdefault((lang, game_name), [])
+    base_compile_s = BASE_COMPILE.setdefault((lang, game_name), [])
     sts = states(game_name)
     per_state = max(1, n // len(sts))
     for ui, match, seat in sts:
-        phrases = sayable_now(ui, match, seat, lang, limit=150)
+        phrases = sayable_now(ui, match, seat, lang, limit=limit)
+        t = time.perf_counter()
         rec.set_phrases(phrases)
+        compile_s.append(time.perf_counter() - t)
         if base is not None:
+            t = time.perf_counter()
             base.set_phrases(phrases)
+            base_compile_s.append(time.perf_counter() - t)
         listed = phrases.phrases()
         moves = [m for m in listed if m.command and m.command not in shared_commands(lang)]
         shared = [m for m in listed if m.command in SHARED_CMDS]
@@ -181,9 +196,16 @@ def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
         b = sum(r["base_line"] == r["said"] for r in both)
         fa = statistics.median(r["finish_ms"] for r in both)
         fb = statistics.median(r["base_ms"] for r in both)
-        print(f"same utterances, streaming (in use) against the whole-utterance decode of before: right {a} against {b} "
-              f"of {len(both)} (ratio {a / max(1, b):.2f}); finish median {fa:.0f} against {fb:.0f} ms "
+        print(f"same utterances, the compact grammar (in use) against pocketsphinx's JSGF compile (before): right {a} "
+              f"against {b} of {len(both)} (ratio {a / max(1, b):.2f}); finish median {fa:.0f} against {fb:.0f} ms "
               f"(ratio {fa / max(1e-9, fb):.3f})")
+    for game in GAMES:
+        now, before = COMPILE.get((lang, game)), BASE_COMPILE.get((lang, game))
+        if now:
+            line = f"grammar compile (set_phrases) {game}: median {statistics.median(now):.2f} s"
+            if before:
+                line += f" against {statistics.median(before):.2f} s for the JSGF (ratio {statistics.median(now) / statistics.median(before):.2f})"
+            print(line)
 
 
 def threshold_table(rows: list[dict[str, Any]]) -> None:
@@ -254,7 +276,7 @@ def rescore(rows: list[dict[str, Any]], w: np.ndarray, b: float) -> None:
             r["conf"] = float(1 / (1 + np.exp(-(np.dot(w, r["feat"]) + b))))
 
 
-def latency(lang: str, n: int = 30) -> None:
+def latency(lang: str, n: int = 30, limit: int | None = None) -> None:
     """Through the Listener: WAV files -> VAD -> recogniser -> inbox, at full speed."""
     import tempfile
 
@@ -263,7 +285,7 @@ def latency(lang: str, n: int = 30) -> None:
     from companion.voice.sources import WavSource, write_wav
 
     ui, match, seat = states("kissa", 1)[0]
-    phrases = sayable_now(ui, match, seat, lang, limit=150)
+    phrases = sayable_now(ui, match, seat, lang, limit=limit)
     listed = phrases.phrases()
     rnd = random.Random(3)
     voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
@@ -284,33 +306,61 @@ def latency(lang: str, n: int = 30) -> None:
           f"(the VAD waits {listener.segmenter.end_frames * 30} ms of silence)")
 
 
-MEMORY_SCRIPT = """
-import resource, sys
-sys.path.insert(0, %r)
-from bench.voice_accuracy import states
-from companion.voice.recognizer import SphinxRecognizer
-from companion.voice.sayable import sayable_now
-from companion.voice import synth
-for game in ("kissa", "kikoi"):
-    ui, match, seat = states(game, 1)[0]
-    rec = SphinxRecognizer("en")
-    ps = sayable_now(ui, match, seat, "en", limit=400)
-    rec.set_phrases(ps)
-    for m in ps.phrases()[:5]:
-        rec.recognize(synth.utterance(m.phrase))
-print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
-"""
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def memory() -> None:
-    root = str(Path(__file__).resolve().parent.parent)
-    base = subprocess.run([sys.executable, "-c", "import companion.core, numpy; "
-                           "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])"],
-                          capture_output=True, text=True, check=True, cwd=root)
-    r = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT % root], capture_output=True, text=True, check=True, cwd=root)
-    print(f"\npeak memory (VmHWM, the resident high-water mark) of a process with two games, their phrases and the recogniser (two decoders) "
-          f"loaded and used: {int(r.stdout.split()[-1]) / 1024:.0f} MB (Python + numpy alone: "
-          f"{int(base.stdout.split()[-1]) / 1024:.0f} MB)")
+def _peak_of_play(game: str, wav: Path | None, home: Path) -> int:
+    """VmHWM (kB) of `companion play GAME` against bots, with `--voice-input WAV` (None: no
+    voice), once it has heard the whole recording and waits for the keyboard."""
+    players = GAMES[game]
+    cmd = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())", "play", game, "--lang", "en", "--seed", "5",
+           "--players", players[0], "--bots", str(len(players) - 1)]
+    if wav is not None:
+        cmd += ["--voice-input", str(wav)]
+    env = {**os.environ, "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home), "XDG_CACHE_HOME": str(home)}
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=Path(__file__).resolve().parent.parent, env=env)
+    try:
+        last, idle, t0 = -1.0, 0, time.time()
+        while idle < 6 and time.time() - t0 < 180:  # idle 3 s: the recording is heard
+            time.sleep(0.5)
+            cpu = _cpu_seconds(proc.pid)
+            idle = idle + 1 if cpu - last < 0.02 else 0
+            last = cpu
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        if proc.poll() is not None or "VmHWM:" not in status:
+            raise RuntimeError(f"companion play {game} ended early: {' '.join(cmd)}")
+        return int(status.split("VmHWM:")[1].split()[0])
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def memory(games: list[str]) -> None:
+    """The peak resident memory of the real `companion play` with the recogniser, the whole
+    grammar of what is sayable (not a shortened list) and a recording of four commands."""
+    import tempfile
+
+    from companion.voice.sources import write_wav
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        base = _peak_of_play("kissa", None, home)
+        print(f"\npeak memory (VmHWM) of `companion play` against bots, whole grammar, four commands heard "
+              f"from a recording (without voice: {base / 1024:.0f} MB):")
+        for game in games:
+            ui, match, seat = states(game, 1)[0]
+            listed = sayable_now(ui, match, seat, "en").phrases()
+            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
+            parts = []
+            for text in said:
+                parts += [synth.utterance(text), np.zeros(16000, np.int16)]
+            wav = home / f"{game}.wav"
+            write_wav(wav, np.concatenate(parts))
+            peak = _peak_of_play(game, wav, home)
+            print(f"  {game}: {peak / 1024:.0f} MB (target < 150 MB: {'met' if peak < 150 * 1024 else 'NOT met'})")
 
 
 def main() -> None:
@@ -323,7 +373,11 @@ def main() -> None:
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--rows", help="save every utterance's result and features to this JSON file")
     ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
-    ap.add_argument("--compare", type=int, default=20, help="utterances per game also decoded whole (as before), to compare")
+    ap.add_argument("--compare", type=int, default=20,
+                    help="utterances per game also decoded with pocketsphinx's own compile of the JSGF text (as before)")
+    ap.add_argument("--limit", type=int, default=None,
+                    help="only the shared words and this many listed moves, no templates (default: the whole "
+                         "grammar, as in play; the figures before 2026-12-01 used 150)")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     t0 = time.time()
@@ -336,12 +390,12 @@ def main() -> None:
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang)
-        # the decode of before: the whole utterance once it has ended, lattice best path
-        base = SphinxRecognizer(lang, stream_after=None, settings={"bestpath": True}) if args.compare else None
+        # the grammar of before: pocketsphinx's own compile of the JSGF text
+        base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
         rnd = random.Random(11)
         n = args.n if lang == "en" else max(40, args.n // 3)
         for g in args.games.split(","):
-            run_game(rec, g, lang, n, rnd, rows, base, args.compare)
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit)
     if args.rows:
         Path(args.rows).write_text(json.dumps(rows))
     if args.calibrate:
@@ -358,8 +412,8 @@ def main() -> None:
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
     if not args.no_latency:
-        latency("en")
-    memory()
+        latency("en", limit=args.limit)
+    memory(args.games.split(","))
     print(f"\n(ran in {time.time() - t0:.0f} s; peak memory of this benchmark process "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
 

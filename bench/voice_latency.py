@@ -276,7 +276,7 @@ def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for g in games:
             ui, match, seat = game_state(g)
-            phrases = sayable_now(ui, match, seat, "en", limit=150 if g == "kissa" else None)
+            phrases = sayable_now(ui, match, seat, "en", limit=None)
             for snr in snrs:
                 pcm, said = stream(phrases, n, snr, rnd)
                 wav = Path(tmp) / f"{g}-{snr}.wav"

@@ -41,6 +41,10 @@ from .vad import FRAME, Segmenter, Utterance
 #: seconds of sound (a stale name must not make a later command someone else's)
 NAMED_FOR_S = 4.0
 
+#: a recording read as fast as possible waits this long after the session took its line, for
+#: the answer to start (then for the answer to end)
+TURN_SETTLE_S = 0.2
+
 #: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
 EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
 
@@ -130,19 +134,44 @@ class Listener:
     #: decode while the player speaks when the recogniser can (False: the whole utterance
     #: once it has ended, as before; for the baseline of bench/voice_latency.py)
     streaming: bool = True
+    #: a recording read as fast as possible takes turns with the table (`companion play
+    #: --voice-input` without `--voice-realtime`): it is not read while the companion speaks,
+    #: nor after a line until the session has taken it and answered. A microphone, or a
+    #: recording played as one, is dropped while the companion speaks instead: those commands
+    #: would be lost, and the first ones were, while the game's opening was said.
+    takes_turns: bool = False
 
     def __post_init__(self) -> None:
         self._thread: threading.Thread | None = None
+        self._posted = False
         self._stop = threading.Event()
         self._said_by: tuple[str, float] | None = None  # a name said alone, and when: the next utterance is theirs
         self._current: PhraseSet | None = None
 
     # ------------------------------------------------------------------ running
     def start(self) -> Listener:
-        self._current = self.phrases()
-        self.recognizer.set_phrases(self._current)  # load the model before the first word
-        self._thread = threading.Thread(target=self.run, name="voice-listener", daemon=True)
+        """Listen in a thread, once the model and the first grammar are loaded (their errors
+        are raised here). They are loaded in that thread: every later grammar is built there,
+        and the memory an old one frees is only reused by the same thread (glibc's arenas:
+        2kissa10's second grammar took 46 MB more when the first was built elsewhere)."""
+        ready = threading.Event()
+        failed: list[BaseException] = []
+
+        def first_then_run() -> None:
+            try:
+                self._set_phrases()
+            except BaseException as exc:  # noqa: BLE001 - handed to start(), which raises it
+                failed.append(exc)
+                return
+            finally:
+                ready.set()
+            self.run()
+
+        self._thread = threading.Thread(target=first_then_run, name="voice-listener", daemon=True)
         self._thread.start()
+        ready.wait()
+        if failed:
+            raise failed[0]
         return self
 
     def stop(self) -> None:
@@ -174,6 +203,8 @@ class Listener:
         for chunk in self.source:
             if self._stop.is_set():
                 break
+            if self.takes_turns and not self.barge_in:
+                self._wait_turn()
             speaking = self._speaking()
             closed = self.gate is not None and not self.gate.is_open
             if (speaking and not self.barge_in) or closed:
@@ -221,6 +252,19 @@ class Listener:
         elif streaming and active:
             rec.finish()  # type: ignore[attr-defined]
 
+    def _wait_turn(self) -> None:
+        """Until the line posted last is taken and answered, and the companion is silent."""
+        while not self._stop.is_set():
+            if self._posted and not self.inbox.empty():
+                time.sleep(0.01)
+            elif self._posted:
+                self._posted = False
+                time.sleep(TURN_SETTLE_S)  # the session starts its answer
+            elif self._speaking():
+                time.sleep(0.01)
+            else:
+                return
+
     def _handle(self, utt: Utterance) -> None:
         decided = time.monotonic()
         self._set_phrases()
@@ -246,6 +290,7 @@ class Listener:
                 line = Line(text=text, seat=self.seat, source="voice", confidence=result.confidence)
                 self.inbox.post(line)
                 posted_at = time.monotonic()
+                self._posted = True
             named = who
         heard = Heard(result, utt, decided, posted_at, line, named)
         self.heard.append(heard)

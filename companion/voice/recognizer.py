@@ -158,8 +158,11 @@ class SphinxRecognizer:
 
     def __init__(self, lang: str = "en", *, confidence: bool = True, stream_after: float | None = STREAM_AFTER,
                  settings: dict[str, Any] | None = None, frontend: dict[str, Any] | None = None,
-                 denoise: tuple[float, float] | None = DENOISE) -> None:
+                 denoise: tuple[float, float] | None = DENOISE, grammar: str = "fsg") -> None:
         self.lang = lang
+        # "fsg": the compact automaton of `fsg.automaton`; "jsgf": pocketsphinx's own compile of
+        # the same grammar's JSGF text (as before it; kept for benchmarks to compare with)
+        self.grammar = grammar
         self.frontend = {**FRONTEND_SETTINGS, **(frontend or {})}
         self.settings = {**DECODER_SETTINGS, **(settings or {})}
         self.stream_after = stream_after
@@ -201,6 +204,15 @@ class SphinxRecognizer:
             import pocketsphinx
 
             prons = self.lexicon.pronounce(phrases.vocabulary)
+            if self._search:
+                # the old grammar goes before the new one is built, and before new words are
+                # added (each one added updates the active grammar: 2kissa10's was rebuilt for
+                # every new number, and the process's peak went from 150 to 206 MB, measured);
+                # an empty grammar is active meanwhile, as pocketsphinx must always have one
+                if self._search == 1:
+                    self._decoder.add_fsg("idle", self._decoder.create_fsg("idle", 0, 1, [(0, 1, 1.0)]))
+                self._decoder.activate_search("idle")
+                self._decoder.remove_search(f"s{self._search}")
             if self._decoder is None:
                 path = Path(self._tmp.name) / "words.dict"
                 path.write_text("\n".join(self._dict_lines(prons)) + "\n", encoding="utf-8")
@@ -226,11 +238,12 @@ class SphinxRecognizer:
                 self._known |= set(new)
             self._search += 1
             name = f"s{self._search}"
-            fa = automaton(phrases)
-            self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions()))
+            if self.grammar == "jsgf":
+                self._decoder.add_jsgf_string(name, phrases.jsgf())
+            else:
+                fa = automaton(phrases)
+                self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions()))
             self._decoder.activate_search(name)
-            if self._search > 1:
-                self._decoder.remove_search(f"s{self._search - 1}")
             self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
             self._prons = prons
             self.phrases, self._key = phrases, key

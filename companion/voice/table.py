@@ -100,7 +100,7 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
 
         listeners.append(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
                                   phrases_for(None), speaker=session.speaker, barge_in=args.barge_in,
-                                  gate=gate(session.speaker)))
+                                  gate=gate(session.speaker), takes_turns=not args.voice_realtime))
     for device, seat in pairs:
         from .sources import MicSource
 

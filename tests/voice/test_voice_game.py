@@ -100,6 +100,46 @@ def test_not_listening_while_the_companion_speaks_unless_barge_in(tmp_path):
     assert [ln.text for ln in lines] == ["help", "status"] and speaker.cuts >= 1
 
 
+def test_a_recording_read_at_full_speed_waits_while_the_companion_speaks(tmp_path):
+    """`--voice-input` without `--voice-realtime`: the recording takes turns with the table, so
+    no command is lost while the game's opening is said (they all were, in `companion play`)."""
+    need_voice()
+    import threading
+
+    from companion.voice.grammar import PhraseSet
+
+    phrases = PhraseSet.build([("help", "help"), ("repeat", "repeat"), ("status", "status")])
+    wav = tmp_path / "two.wav"
+    write_wav(wav, np.concatenate([synth.utterance("help", pad=0.5), synth.silence(1.0), synth.utterance("status", pad=0.5)]))
+    speaker = Speaker()
+    speaker.speaking = True
+    threading.Timer(0.5, lambda: setattr(speaker, "speaking", False)).start()
+    inbox = Inbox()
+    listener = Listener(WavSource([wav]), SphinxRecognizer("en"), inbox, lambda: phrases, speaker=speaker,
+                        takes_turns=True)
+    listener.start()
+    got = []
+    while listener._thread.is_alive() or not inbox.empty():  # as the table loop takes its lines
+        item = inbox.get(0.05)
+        if item is not None:
+            got.append(item.text)
+    assert got == ["help", "status"] and listener.muted_chunks == 0
+
+
+def test_a_listener_that_cannot_load_says_so_when_it_starts():
+    """The first grammar is built in the listener's thread; its failure is raised by start()."""
+    def no_phrases():
+        raise ValueError("nothing sayable: no phrase and no template")
+
+    listener = Listener(iter(()), SphinxRecognizer("en"), Inbox(), no_phrases)
+    try:
+        listener.start()
+    except ValueError as exc:
+        assert "nothing sayable" in str(exc)
+    else:
+        raise AssertionError("start() should raise")
+
+
 def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
     need_voice()
     import argparse
