@@ -157,8 +157,17 @@ def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
     args = p.parse_args(["--voice-input", str(wav)])
     inbox = Inbox()
     listeners = start_voice(args, session, inbox)
+    line = inbox.get(30)  # taken as the table loop takes it: the recording then goes on
     for listener in listeners:
         listener.join(30)
-    line = inbox.get(1)
     assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
     assert start_voice(p.parse_args([]), session, inbox) == []
+    # what is sayable is made again only when a move was played or undone
+    now = listeners[0].phrases
+    first = now()
+    assert now() is first
+    match.play(match.current, match.legal(match.current)[0])
+    after = now()
+    assert after is not first and now() is after
+    match.undo()
+    assert now() is not after
