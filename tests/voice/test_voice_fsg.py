@@ -102,6 +102,24 @@ def test_the_probabilities_are_the_jsgf_ones():
     assert fa.final not in out  # nothing after the end
 
 
+def test_the_shared_words_are_half_of_what_is_said_however_many_moves():
+    """With the shared commands named, their phrases share `SHARED_SHARE` of the probability
+    (each as likely as another), the game's phrases and templates the rest."""
+    from companion.voice import fsg
+
+    ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
+    fa = automaton(ps, {"help", "repeat", "no"})
+    share = fsg.SHARED_SHARE
+    assert share is not None
+    shared = ["aide", "répète", "non"]
+    assert sum(probability(fa, tokens_of(p)) for p in shared) == pytest.approx(share)
+    assert probability(fa, tokens_of("aide")) == pytest.approx(share / 3)
+    game = (1 - share) / (2 + 3)  # two listed moves and three templates
+    assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(game / 3)
+    # the probabilities raised to a language weight, as create_fsg is given them
+    assert all(q == pytest.approx(p ** 6.5) for (*_a, p, _w), (_s, _d, q, *_rest) in zip(fa.arcs, fa.transitions(6.5)))
+
+
 def test_speakers_and_the_wake_word():
     ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr").with_speakers(["Paul", "Zoé"]).with_wake("compagnon")
     fa = automaton(ps)
