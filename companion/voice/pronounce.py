@@ -163,7 +163,13 @@ class Lexicon:
         known = cmudict(missing) if self.use_cmudict else {}
         for token in missing:
             if token in known:
-                self._cache[token] = known[token]
+                variants = known[token]
+                if len(token) == 1 and words[token].isupper():
+                    # a capital letter alone is the letter's name (« A2 », « column A »), not the
+                    # article's schwa: CMUdict's « a » AH, which fits almost any short sound,
+                    # made « help » and « status » heard as « A2 » in 2kissa10
+                    variants = tuple(v for v in variants if v != "AH") or variants
+                self._cache[token] = variants
             else:
                 need_espeak[token] = words[token]
         if need_espeak:

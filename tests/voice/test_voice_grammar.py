@@ -150,3 +150,12 @@ def test_no_yes_word_sounds_like_a_no_word(lang):
 
     close = [(y, n) for y in yes for n in no if len(y) > 1 and len(n) > 1 and distance(phones(y), phones(n)) < 2]
     assert not close, close
+
+
+def test_a_capital_letter_alone_is_said_by_its_name():
+    """« A2 », « column A »: the letter A, never the article's schwa (which fits any short
+    sound: « help » was heard as « A2 »); the article keeps both of CMUdict's pronunciations."""
+    from companion.voice.pronounce import Lexicon
+
+    assert Lexicon("en").pronounce({"a": "A", "b": "B"}) == {"a": ("EY",), "b": ("B IY",)}
+    assert Lexicon("en").pronounce({"a": "a"}) == {"a": ("AH", "EY")}
