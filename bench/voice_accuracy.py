@@ -50,7 +50,8 @@ import numpy as np  # noqa: E402
 from companion.core import Match, Rng, find  # noqa: E402
 from companion.transcript import load  # noqa: E402
 from companion.voice import synth  # noqa: E402
-from companion.voice.recognizer import CONFIDENCE_BIAS, CONFIDENCE_WEIGHTS, SphinxRecognizer  # noqa: E402
+from companion.voice.grammar import Match as Said  # noqa: E402
+from companion.voice.recognizer import CONFIDENCE, SphinxRecognizer  # noqa: E402
 from companion.voice.sayable import sayable_now, shared_commands  # noqa: E402
 
 GAMES = {"kikoi": ["Chloé", "Paul", "Zoé"], "goodfortune": ["Chloé", "Paul"], "kaliko": ["Chloé", "Paul"],
@@ -129,11 +130,17 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             base_compile_s.append(time.perf_counter() - t)
         listed = phrases.phrases()
         moves = [m for m in listed if m.command and m.command not in shared_commands(lang)]
+        # a player says any legal move: when the list is a sample (2kissa10 lists 2,000 of
+        # 95,000), a move drawn from it is replaced by one drawn from all the legal moves
+        every = [Said(p, c) for p, c in ui.phrases(match, seat, lang, limit=10**7).concrete
+                 if c.startswith("action")] if phrases.sampled else []
         shared = [m for m in listed if m.command in SHARED_CMDS]
         for i in range(per_state):
             # half shared words, half moves (when there are moves)
             pool = shared if (i % 2 == 0 or not moves) else moves
             m = rnd.choice(pool)
+            if every and m.command and m.command.startswith("action"):
+                m = rnd.choice(every)
             voice, rate = rnd.choice(voices), rnd.choice((130, 160, 190, 220))
             for snr in (None, 10.0):
                 pcm = synth.utterance(m.phrase, voice, rate, snr, seed=rnd.randrange(1 << 20))
@@ -222,7 +229,7 @@ def threshold_table(rows: list[dict[str, Any]]) -> None:
 
 # the confidence is fitted on these voices (and the even-numbered out-of-grammar sentences)
 # and evaluated on the others, so the figures are for voices it was not fitted on
-FIT_VOICES = ("en-us", "en+f3", "en-us+m3")
+FIT_VOICES = {"en": ("en-us", "en+f3", "en-us+m3"), "fr": ("fr", "fr+f3")}
 WRONG_TARGET = 0.005
 # the direction each feature may push the confidence: a closer match, a higher score per
 # frame raise it; more filler, a length mismatch lower it (so that a fit on few examples
@@ -233,7 +240,7 @@ SIGNS = (1, 1, 1, -1, -1, 1)  # wrong state-changing lines taken without read-ba
 def is_fit(r: dict[str, Any]) -> bool:
     if r.get("oog"):
         return r["oog_i"] % 2 == 0
-    return r["voice"] in FIT_VOICES
+    return r["voice"] in FIT_VOICES[r["lang"]]
 
 
 def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray, float]:
@@ -264,9 +271,11 @@ def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray,
         if wrong <= WRONG_TARGET * len(said) or b_raw < -50:
             break
         b_raw -= 0.05
-    print(f"\nfitted on {len(y)} recognised utterances ({int(y.sum())} right; voices {', '.join(FIT_VOICES)}, "
+    lang = rows[0]["lang"] if rows else "en"
+    in_use = CONFIDENCE.get(lang, CONFIDENCE["en"])
+    print(f"\nfitted ({lang}) on {len(y)} recognised utterances ({int(y.sum())} right; voices {', '.join(FIT_VOICES[lang])}, "
           f"even-numbered out-of-grammar sentences): weights {np.round(w_raw, 4).tolist()}, bias {b_raw:.3f} "
-          f"(in use: {list(CONFIDENCE_WEIGHTS)}, {CONFIDENCE_BIAS})")
+          f"(in use: {list(in_use[0])}, {in_use[1]:.4f})")
     return w_raw, b_raw
 
 
@@ -419,10 +428,16 @@ def main() -> None:
     t0 = time.time()
     if args.fit_from:
         rows = json.loads(Path(args.fit_from).read_text())
-        en = [r for r in rows if r["lang"] == "en"]
-        w, b = calibrate([r for r in en if is_fit(r)], args.threshold)
-        rescore(en, w, b)
-        threshold_table([r for r in en if not is_fit(r)])
+        for lang in args.lang.split(","):
+            mine = [r for r in rows if r["lang"] == lang]
+            if not mine:
+                continue
+            print(f"\n== {lang}: the weights in use, on the voices and sentences not used for fitting ==")
+            threshold_table([r for r in mine if not is_fit(r)])
+            w, b = calibrate([r for r in mine if is_fit(r)], args.threshold)
+            rescore(mine, w, b)
+            print("with the weights fitted now, on the same:")
+            threshold_table([r for r in mine if not is_fit(r)])
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang)
@@ -435,16 +450,17 @@ def main() -> None:
     if args.rows:
         Path(args.rows).write_text(json.dumps(rows))
     if args.calibrate:
-        en = [r for r in rows if r["lang"] == "en"]
-        held = [r for r in en if not is_fit(r)]
-        print(f"\nwith the weights in use, voices {', '.join(sorted({r['voice'] for r in held}))} and odd-numbered "
-              "out-of-grammar sentences (not used for fitting):")
-        threshold_table(held)
-        w, b = calibrate([r for r in en if is_fit(r)], args.threshold)
-        rescore(en, w, b)
-        print("with the weights fitted now, on the same held-out voices and sentences:")
-        threshold_table(held)
-        print("(the English confidence lines below use the weights fitted now, over all voices)")
+        for lang in args.lang.split(","):
+            mine = [r for r in rows if r["lang"] == lang]
+            held = [r for r in mine if not is_fit(r)]
+            print(f"\n{lang}: with the weights in use, voices {', '.join(sorted({r['voice'] for r in held}))} and "
+                  "odd-numbered out-of-grammar sentences (not used for fitting):")
+            threshold_table(held)
+            w, b = calibrate([r for r in mine if is_fit(r)], args.threshold)
+            rescore(mine, w, b)
+            print("with the weights fitted now, on the same held-out voices and sentences:")
+            threshold_table(held)
+        print("(the confidence lines below use the weights fitted now, over all voices)")
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
     if not args.no_latency:

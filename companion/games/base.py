@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from companion.core import Event, Game, IllegalAction, Match
 from companion.narration import Msg, Priority, Utterance, say
-from companion.phrases import Builder, Sayable, shared_phrases
+from companion.phrases import LIMIT, Builder, Sayable, shared_phrases
 
 FALL_THROUGH = ("yes", "no")  # shared words a game's own reading may take (companion.commands)
 IntentT = TypeVar("IntentT", bound="Intent | None")
@@ -154,11 +154,11 @@ class GameUI(ABC):
         return None
 
     # --- what is sayable now ------------------------------------------------------------------
-    def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr") -> Sayable:
+    def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr", limit: int = LIMIT) -> Sayable:
         """What `seat` may say now that means something, in `lang`: the shared words and every
         legal action in one canonical spoken form (a sample covering every template beyond
-        2,000), each with its command, and the slot grammar of this state."""
-        builder = Builder(self.game.name, lang)
+        `limit`, 2,000), each with its command, and the slot grammar of this state."""
+        builder = Builder(self.game.name, lang, limit=limit)
         probe = self.probe()
         for phrase, command in shared_phrases(lang):
             # « oui » / « non » go to the game when it reads them (a KIKOI answer)

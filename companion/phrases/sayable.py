@@ -25,10 +25,13 @@ _SLOT = re.compile(r"\{(\w+)\}")
 
 @dataclass
 class Sayable:
-    """`concrete`: (phrase, command) pairs; `grammar`: JSON-ready templates and slot values."""
+    """`concrete`: (phrase, command) pairs; `grammar`: JSON-ready templates and slot values;
+    `sampled`: the concrete moves are a sample (there were more than the limit), so a move
+    not listed may still be legal (said through a template)."""
 
     concrete: list[tuple[str, str]]
     grammar: dict[str, Any]
+    sampled: bool = False
 
     def to_json(self) -> list[dict[str, str]]:
         return [{"phrase": p, "command": c} for p, c in self.concrete]
@@ -72,6 +75,15 @@ class Builder:
     actions: list[tuple[str, str, str]] = field(default_factory=list)  # (phrase, command, template)
     shared: list[tuple[str, str]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # more grammar keys (Kaliko's step separator)
+    limit: int = LIMIT  # the most moves listed; beyond, a sample
+    sampled: bool = False  # some legal moves were left out of the list
+
+    def sample(self, items: Sequence[T], kind: Callable[[T], Any], kinds: Iterable[Any] | None = None) -> list[T]:
+        """At most `limit` of these legal moves, evenly spread with one of every `kind` (all
+        of them when there are fewer); remembers when some were left out (`Sayable.sampled`)."""
+        if len(items) > self.limit:
+            self.sampled = True
+        return pick(items, self.limit, kind, kinds)
 
     def rule(self, template: str, command: str) -> None:
         """A template of the grammar; `command` is "action" for a move, else the query's name."""
@@ -92,10 +104,11 @@ class Builder:
         else:
             self.queries.append((phrase, command))
 
-    def build(self, limit: int = LIMIT) -> Sayable:
+    def build(self) -> Sayable:
         actions = self.actions
-        if len(actions) > limit:
-            actions = sample_covering(actions, limit)
+        if len(actions) > self.limit:
+            self.sampled = True
+            actions = sample_covering(actions, self.limit)
         concrete = [*self.shared, *self.queries, *((p, c) for p, c, _t in actions)]
         concrete = list(dict.fromkeys(concrete))
         grammar = {
@@ -105,7 +118,7 @@ class Builder:
             "slots": self.slots,
             **self.extra,
         }
-        return Sayable(concrete, grammar)
+        return Sayable(concrete, grammar, self.sampled)
 
 
 def sample_covering(items: list[tuple[str, str, str]], limit: int) -> list[tuple[str, str, str]]:

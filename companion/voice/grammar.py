@@ -73,6 +73,9 @@ class PhraseSet:
     wake: str | None = None
     #: names a player may say first to name themselves (one microphone for several players)
     speakers: list[str] = field(default_factory=list)
+    #: the listed moves are a sample of the legal ones (`Sayable.sampled`): the others are
+    #: said through the templates, and a listed one is no likelier than them (`fsg.automaton`)
+    sampled: bool = False
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
@@ -103,13 +106,14 @@ class PhraseSet:
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
-              lang: str | None = None, wake: str | None = None, speakers: Sequence[str] = ()) -> PhraseSet:
+              lang: str | None = None, wake: str | None = None, speakers: Sequence[str] = (),
+              sampled: bool = False) -> PhraseSet:
         """From concrete pairs and/or the grammar dict (either may be empty)."""
         g = dict(grammar or {})
         return cls(lang=lang or g.get("lang") or "en",
                    concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
                    rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
-                   wake=wake, speakers=list(speakers))
+                   wake=wake, speakers=list(speakers), sampled=sampled)
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)
@@ -181,11 +185,11 @@ class PhraseSet:
 
     def with_wake(self, wake: str | None) -> PhraseSet:
         """The same phrases, each to be said after `wake` (the line is still the phrase)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers)
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers, self.sampled)
 
     def with_speakers(self, names: Sequence[str]) -> PhraseSet:
         """The same phrases, each may follow one of `names` (the speaker naming themselves)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names))
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names), self.sampled)
 
     def sentences(self) -> list[str]:
         """Every concrete word sequence the grammar takes, the speakers' prefixes included
@@ -232,14 +236,19 @@ class PhraseSet:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit
+        return self.templated(toks)
+
+    def templated(self, toks: tuple[str, ...]) -> Match | None:
+        """The phrase a template makes of these words, or None when no template says them."""
         joined = " ".join(toks)
         for rx, rule, names in self._templates:
             m = rx.match(joined)
             if not m:
                 continue
-            values: dict[str, str] = {}
-            for name, said in zip(names, m.groups(), strict=True):
-                values[name] = next(v for t, v in self.slot_tokens[name] if " ".join(t) == said)
+            # in order: a slot may come back (2kissa10's « {number} plus {number} equals
+            # {number} »), each time with its own value
+            values = [next(v for t, v in self.slot_tokens[name] if " ".join(t) == said)
+                      for name, said in zip(names, m.groups(), strict=True)]
             return Match(_fill(rule["template"], values), rule.get("command"))
         return None
 
@@ -247,8 +256,10 @@ class PhraseSet:
         return list(self.by_tokens.values())
 
 
-def _fill(template: str, values: dict[str, str]) -> str:
-    return _SLOT.sub(lambda m: values[m.group(1)], template)
+def _fill(template: str, values: Sequence[str]) -> str:
+    """The template with its slots, in order, replaced by `values`."""
+    said = iter(values)
+    return _SLOT.sub(lambda _m: next(said), template)
 
 
 def _rule_name(slot: str) -> str:

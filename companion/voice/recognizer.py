@@ -44,8 +44,8 @@ import numpy as np
 
 from .fsg import automaton
 from .grammar import PhraseSet
-from .sayable import shared_commands
 from .pronounce import Lexicon
+from .sayable import shared_commands
 
 RATE = 16000
 
@@ -60,6 +60,12 @@ RATE = 16000
 # other utterances measures it on the held-out voices again: docs/voice.md.
 CONFIDENCE_WEIGHTS = (0.2412, 2.5085, 0.0, -2.9627, 0.0, 0.0106)
 CONFIDENCE_BIAS = -0.676 + math.log(0.6 / 0.4) - math.log(0.4 / 0.6)
+# French through the English acoustic model (French pronunciations in its phones) errs in
+# other ways: its own weights, fitted as the English ones on the voices fr and fr+f3 (see
+# docs/voice.md for the figures on the voices not used for fitting)
+CONFIDENCE_FR = (CONFIDENCE_WEIGHTS, CONFIDENCE_BIAS)
+CONFIDENCE: dict[str, tuple[tuple[float, ...], float]] = {"en": (CONFIDENCE_WEIGHTS, CONFIDENCE_BIAS),
+                                                           "fr": CONFIDENCE_FR}
 # noise and silence may sit between and around words (measured on espeak-ng speech at 10 dB
 # SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8).
 # bestpath off: with it, pocketsphinx builds the grammar's word lattice for every hypothesis
@@ -141,8 +147,9 @@ def logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
-def confidence_of(features: tuple[float, ...]) -> float:
-    return logistic(sum(w * f for w, f in zip(CONFIDENCE_WEIGHTS, features, strict=True)) + CONFIDENCE_BIAS)
+def confidence_of(features: tuple[float, ...], lang: str = "en") -> float:
+    weights, bias = CONFIDENCE.get(lang, CONFIDENCE["en"])
+    return logistic(sum(w * f for w, f in zip(weights, features, strict=True)) + bias)
 
 
 def to_pcm16(samples: np.ndarray) -> bytes:
@@ -389,7 +396,7 @@ class SphinxRecognizer:
         sim, margin = self._agreement(phones, match.phrase, prefix)
         feats = (llr, sim, margin, _filler_share(segs, frames),
                  _length_mismatch(phones, f"{prefix} {match.phrase}", self._prons), _worst_word(segs, loop))
-        return Result(text, match.phrase, match.command, confidence_of(feats), feats)
+        return Result(text, match.phrase, match.command, confidence_of(feats, self.lang), feats)
 
     def _agreement(self, phones: list[str], phrase: str, prefix: str = "") -> tuple[float, float]:
         from rapidfuzz import fuzz, process

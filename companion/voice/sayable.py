@@ -19,7 +19,7 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
     grammar: for tests and demos on slow machines)."""
     got = ui.phrases(match, seat, lang=lang)
     if limit is None:
-        return PhraseSet.build(got.concrete, got.grammar, lang)
+        return PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
     return PhraseSet.build(others + moves, None, lang)

@@ -159,3 +159,9 @@ def test_a_capital_letter_alone_is_said_by_its_name():
 
     assert Lexicon("en").pronounce({"a": "A", "b": "B"}) == {"a": ("EY",), "b": ("B IY",)}
     assert Lexicon("en").pronounce({"a": "a"}) == {"a": ("AH", "EY")}
+
+
+def test_a_slot_that_comes_back_takes_each_value_in_its_place():
+    ps = PhraseSet.build([], {"rules": [{"template": "{player} gives {token} to {player}", "command": "action"}],
+                              "slots": {"player": ["Paul", "Zoé"], "token": ["Kigliss"]}}, "fr")
+    assert ps.resolve("paul gives kigliss to zoe").phrase == "Paul gives Kigliss to Zoé"

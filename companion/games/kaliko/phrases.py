@@ -19,7 +19,7 @@ from typing import Any
 from companion.core import IllegalAction, Match
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, action_command
 from companion.narration import Priority, Raw, catalog, say
-from companion.phrases import LIMIT, Builder, cached, fill, groups, number_at, pick, spoken, words
+from companion.phrases import Builder, cached, fill, groups, number_at, spoken, words
 
 from .finder import all_plays, constraints_key, open_ends
 from .notation import cell_msg, clock, edge_of_clock
@@ -321,7 +321,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
         b.rule(t["draw"], "action")
         told = [a for a in match.legal(seat) if isinstance(a, Drew)]
         b.slot("tiles", [str(a.tiles[0]) for a in told])
-        for action in pick(told, LIMIT, lambda a: 0):
+        for action in b.sample(told, lambda a: 0):
             b.say(fill(t["draw"], tiles=str(action.tiles[0])), action_command(ui.game, action), t["draw"])
         return
     b.rule(t["play"], "action")
@@ -329,7 +329,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     b.rule(t["exchange"], "action")
     b.rule(t["exchange_all"], "action")
     prefix = [t["clear"]] if getattr(ui, "drafts", {}).get(seat) and ui.drafts[seat].placed else []  # type: ignore[attr-defined]
-    legal = pick(actions(ui, match, seat), LIMIT, lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
+    legal = b.sample(actions(ui, match, seat), lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
     for action in legal:
         command = action_command(ui.game, action)
         if isinstance(action, Pass):

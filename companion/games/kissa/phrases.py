@@ -3,7 +3,8 @@
 Templates are data (`companion/phrases/<lang>/kissa.json`); a move is said as the companion
 says it (« 10 en A1 plus 29 en C4 vers le bas égale 39 en E2 »: `narration.equation_msg`
 rendered in the listener's language), so what a player hears they can say back. A full
-board has tens of thousands of moves: beyond `LIMIT` an even sample with both operations.
+board has tens of thousands of moves: beyond the builder's limit (2,000) an even sample with
+both operations, and the listed moves are then marked as a sample.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from companion.core import Match
 from companion.games.base import GameUI, action_command
 from companion.narration import catalog
-from companion.phrases import LIMIT, Builder, fill, pick, spoken
+from companion.phrases import Builder, fill, spoken
 
 from .finder import COLUMNS, PLUS, SIZE, TIMES, value_of
 from .narration import equation_msg, number_msg
@@ -67,7 +68,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
         finder = ui.game.finder(board)  # type: ignore[attr-defined]
         b.slot("number", [cat.text(number_msg(n.value, n.cells)) for n in finder.numbers])
     # a full board has tens of thousands of moves: an even sample with both operations
-    moves = pick(legal, LIMIT, lambda a: (type(a).__name__, getattr(a, "op", None)), [("Move", PLUS), ("Move", TIMES)])
+    moves = b.sample(legal, lambda a: (type(a).__name__, getattr(a, "op", None)), [("Move", PLUS), ("Move", TIMES)])
     if Declare() in legal and Declare() not in moves:  # physical table: "no solution"
         moves.append(Declare())
     for action in moves:
