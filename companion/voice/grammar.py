@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,9 @@ class PhraseSet:
     #: the listed moves are a sample of the legal ones (`Sayable.sampled`): the others are
     #: said through the templates, and a listed one is no likelier than them (`fsg.automaton`)
     sampled: bool = False
+    #: when `sampled`: every legal move's phrase (made when first asked: 2kissa10's 95,000
+    #: take 2 s), for the recogniser's second pass among the legal moves nearest what it heard
+    every_move: Callable[[], list[str]] | None = None
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
@@ -185,11 +188,13 @@ class PhraseSet:
 
     def with_wake(self, wake: str | None) -> PhraseSet:
         """The same phrases, each to be said after `wake` (the line is still the phrase)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers, self.sampled)
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers, self.sampled,
+                         self.every_move)
 
     def with_speakers(self, names: Sequence[str]) -> PhraseSet:
         """The same phrases, each may follow one of `names` (the speaker naming themselves)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names), self.sampled)
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names), self.sampled,
+                         self.every_move)
 
     def sentences(self) -> list[str]:
         """Every concrete word sequence the grammar takes, the speakers' prefixes included

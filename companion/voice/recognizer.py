@@ -42,8 +42,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .fsg import automaton
-from .grammar import PhraseSet
+from .fsg import Automaton, automaton
+from .grammar import PhraseSet, tokens_of
+from .legal import LegalMoves
 from .pronounce import Lexicon
 from .sayable import shared_commands
 
@@ -76,6 +77,9 @@ CONFIDENCE: dict[str, tuple[tuple[float, ...], float]] = {"en": (CONFIDENCE_WEIG
 # worse early on, and narrow beams prune it (measured: 21 against 17 of 32 noisy moves right)
 DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1, "bestpath": False,
                                     "beam": 1e-64, "pbeam": 1e-64, "wbeam": 1e-48}
+# a move the second pass among the legal moves corrected is read back (the session reads back
+# what it is given under 0.6)
+CORRECTED_CONFIDENCE = 0.5
 # the grammar's probabilities count this many times the acoustic scores' logarithm (None: the
 # decoder's `lw`, 6.5, as pocketsphinx's JSGF compile does). At 1, legal 2kissa10 equations were
 # no more likely than any three numbers (« 4 at D3 plus 4 at D3 equals 4 at D3 » was heard
@@ -191,6 +195,7 @@ class SphinxRecognizer:
         self._lock = threading.Lock()
         self._search = 0
         self._pron: list[tuple[str, str]] = []  # (phone string, phrase key) for the margin
+        self._legal: LegalMoves | None = None  # every legal move, when the listed ones are a sample
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
 
     # ------------------------------------------------------------------ set-up
@@ -258,6 +263,7 @@ class SphinxRecognizer:
                 self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions(self._decoder.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT)))
             self._decoder.activate_search(name)
             self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
+            self._legal = LegalMoves(phrases.every_move) if phrases.sampled and phrases.every_move else None
             self._prons = prons
             self.phrases, self._key = phrases, key
 
@@ -278,6 +284,7 @@ class SphinxRecognizer:
             raise RuntimeError("set_phrases first")
         self._lock.acquire()
         self._n = 0
+        self._heard: list[bytes] = []  # what the decoders were given, for a second pass
         self._buf: list[np.ndarray] = []
         self._samples = 0
         self._streaming = False
@@ -303,12 +310,15 @@ class SphinxRecognizer:
             pcm = self._denoiser.process(pcm)
         data = to_pcm16(dither(pcm, seed=self._n)) if len(pcm) else b""
         self._n += 1
+        self._heard.append(data)
         return data
 
     def _decode(self, pcm: np.ndarray, last: bool = False) -> None:
         data = self._clean(pcm)
         if last and self._denoiser is not None:
-            data += to_pcm16(dither(self._denoiser.flush(), seed=self._n))
+            tail = to_pcm16(dither(self._denoiser.flush(), seed=self._n))
+            self._heard.append(tail)
+            data += tail
         for d in (self._decoder, self._phones):
             if d is not None and data:
                 d.process_raw(data, False, False)
@@ -331,6 +341,7 @@ class SphinxRecognizer:
             clean = pcm
         data = to_pcm16(dither(clean, seed=self._n))
         self._n += 1
+        self._heard.append(data)
         self.cmn_used = self._mean_of(data)
         for d in (self._decoder, self._phones):
             if d is not None:
@@ -385,6 +396,14 @@ class SphinxRecognizer:
         text = " ".join(words)
         assert self.phrases is not None
         match = self.phrases.resolve(words) if words else None
+        corrected = False
+        if match is not None and self._legal is not None and match.command == "action":
+            # a move said through a template, where the listed moves are a sample: decoded
+            # again among the legal moves nearest what was heard (legal.py)
+            again = self._among_legal(words, match)
+            if again is not None and again != words:
+                text, words, corrected = " ".join(again), again, True
+                match = self.phrases.resolve(words)
         if match is None:
             return Result(text, None, None, 0.0)
         if not self.with_confidence:
@@ -396,7 +415,41 @@ class SphinxRecognizer:
         sim, margin = self._agreement(phones, match.phrase, prefix)
         feats = (llr, sim, margin, _filler_share(segs, frames),
                  _length_mismatch(phones, f"{prefix} {match.phrase}", self._prons), _worst_word(segs, loop))
-        return Result(text, match.phrase, match.command, confidence_of(feats, self.lang), feats)
+        confidence = confidence_of(feats, self.lang)
+        if corrected:  # not what the grammar heard first: read back before it is played
+            confidence = min(confidence, CORRECTED_CONFIDENCE)
+        return Result(text, match.phrase, match.command, confidence, feats)
+
+    def _among_legal(self, words: list[str], match: Any) -> list[str] | None:
+        """The words of the legal move, among those nearest what was heard, that the sound
+        fits best (the same sound, decoded again with a grammar of those moves alone)."""
+        assert self.phrases is not None and self._legal is not None
+        n = self.phrases.prefix_length(words, match)
+        prefix, heard = words[:n], " ".join(words[n:])
+        candidates = []
+        for phrase in self._legal.nearest(heard):
+            toks = tokens_of(phrase)
+            if all(t in self._known for t in toks):  # the board's numbers are in the grammar's words
+                candidates.append(tuple(prefix) + toks)
+        if not candidates:
+            return None
+        fa = Automaton()
+        fa.words(candidates, fa.start, fa.final)
+        with self._lock:
+            d = self._decoder
+            lw = d.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT
+            d.add_fsg("legal", d.create_fsg("legal", fa.start, fa.final, fa.transitions(lw)))
+            d.activate_search("legal")
+            try:
+                d.set_cmn(self.cmn_used)
+                d.start_utt()
+                d.process_raw(b"".join(self._heard), False, False)  # streamed, as this decoder always is
+                d.end_utt()
+                hyp = d.hyp()
+            finally:
+                d.activate_search(f"s{self._search}")
+                d.remove_search("legal")
+        return hyp.hypstr.split() if hyp is not None and hyp.hypstr else None
 
     def _agreement(self, phones: list[str], phrase: str, prefix: str = "") -> tuple[float, float]:
         from rapidfuzz import fuzz, process

@@ -8,6 +8,9 @@ recognised phrase always means what the list says it means.
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from .grammar import PhraseSet
@@ -19,10 +22,27 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
     grammar: for tests and demos on slow machines)."""
     got = ui.phrases(match, seat, lang=lang)
     if limit is None:
-        return PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
+        ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
+        if ps.sampled:
+            ps.every_move = every_move(ui, match, seat, lang)
+        return ps
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
     return PhraseSet.build(others + moves, None, lang)
+
+
+def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], list[str]]:
+    """Every legal move's phrase for `seat` now, made once when first asked (thread-safe)."""
+    made: list[list[str]] = []
+    lock = threading.Lock()
+
+    def moves() -> list[str]:
+        with lock:
+            if not made:
+                everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize)
+                made.append([p for p, c in everything.concrete if c.startswith("action")])
+            return made[0]
+    return moves
 
 
 def shared_commands(lang: str) -> set[str]:
@@ -32,4 +52,4 @@ def shared_commands(lang: str) -> set[str]:
     return {command for _phrase, command in shared_phrases(lang)}
 
 
-__all__ = ["sayable_now", "shared_commands"]
+__all__ = ["every_move", "sayable_now", "shared_commands"]

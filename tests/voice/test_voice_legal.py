@@ -1,0 +1,92 @@
+"""The recogniser's second pass among the legal moves nearest what it heard (`legal.py`), for
+2kissa10, whose listed moves are a sample of the legal ones."""
+
+import random
+import time
+
+from companion.core import Match, Rng, find
+from companion.transcript import load
+from companion.voice import synth
+from companion.voice.grammar import tokens_of
+from companion.voice.legal import LegalMoves
+from companion.voice.recognizer import CORRECTED_CONFIDENCE, SphinxRecognizer
+from companion.voice.sayable import sayable_now
+from tests.voice.needs import need_voice
+
+
+def test_the_nearest_legal_moves_in_words():
+    legal = LegalMoves(lambda: ["2 at G5 plus 5 at A2 equals 7 at B7", "9 at J10 times 2 at A1 equals 18 at C3 right",
+                                "help me"])
+    assert legal.nearest("2 at c 5 plus 5 at a 2 equals 7 at b 7", k=1) == ["2 at G5 plus 5 at A2 equals 7 at B7"]
+    assert len(legal.nearest("anything", k=5)) == 3
+
+
+def test_legal_moves_that_cannot_be_made_give_no_second_pass():
+    def broken():
+        raise RuntimeError("the match changed")
+
+    legal = LegalMoves(broken)
+    assert legal.nearest("2 at c 5") == [] and isinstance(legal.failed, RuntimeError)
+
+    def slow():
+        time.sleep(1.0)
+        return ["help"]
+
+    assert LegalMoves(slow).nearest("help", wait=0.01) == []
+
+
+def _sampled_state():
+    game, ui, bots = load(find("kissa"))
+    match = Match(game, ["Chloé", "Bot"], 5)
+    players = [bots["greedy"](game, seat, Rng(5).fork(seat + 1)) for seat in (0, 1)]
+    for _ in range(2):
+        match.play(match.current, players[match.current].choose(match.state))
+    return ui, match
+
+
+def test_a_misheard_letter_is_decoded_again_among_the_legal_moves():
+    """The sound of a legal move that is not listed, and the words of an equation one letter
+    away from it (no move): the second pass gives the legal move's words."""
+    need_voice()
+    ui, match = _sampled_state()
+    ps = sayable_now(ui, match, match.current, "en")
+    assert ps.sampled
+    listed = {m.phrase for m in ps.phrases()}
+    moves = [p for p in ps.every_move() if p not in listed]
+    said = next(p for p in random.Random(4).sample(moves, 50) if p.count(" at ") == 3 and " down" not in p)
+    rec = SphinxRecognizer("en")
+    rec.set_phrases(ps)
+    first = rec.recognize(synth.utterance(said, "en-us", 160))
+    assert first.line is not None
+    toks = list(tokens_of(said))
+    legal = set(ps.every_move())
+    head, result = said.rsplit(" equals ", 1)
+    value = result.split(" at ")[0]
+    # another number of the board as the result, as long: an equation the templates say,
+    # but no move (the sum or product is wrong)
+    wrong = next(tokens_of(f"{head} equals {other}") for other in sorted(ps.slots["number"])
+                 if len(other.split(" at ")[0]) == len(value) and other.split(" at ")[0] != value
+                 and f"{head} equals {other}" not in legal)
+    assert ps.resolve(wrong) is not None
+    assert rec._among_legal(list(wrong), ps.resolve(wrong)) == toks
+
+
+def test_unlisted_legal_moves_are_heard_as_legal_moves():
+    """Said by voice, moves that are not listed come out as legal moves (the second pass), and
+    one the second pass corrected would be read back."""
+    need_voice()
+    ui, match = _sampled_state()
+    ps = sayable_now(ui, match, match.current, "en")
+    legal = set(ps.every_move())
+    listed = {m.phrase for m in ps.phrases()}
+    rec = SphinxRecognizer("en")
+    rec.set_phrases(ps)
+    right = 0
+    for said in random.Random(7).sample(sorted(legal - listed), 4):
+        r = rec.recognize(synth.utterance(said, "en-us", 160))
+        assert r.line is None or r.line in legal, (said, r.line)
+        right += r.line == said
+        if r.line is not None and r.text.split() != list(tokens_of(r.line)):
+            raise AssertionError("the line is the words heard")
+    assert right >= 3
+    assert CORRECTED_CONFIDENCE < 0.6
