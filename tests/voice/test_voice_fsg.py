@@ -117,7 +117,7 @@ def test_the_shared_words_are_half_of_what_is_said_however_many_moves():
     game = (1 - share) / (2 + 3)  # two listed moves and three templates
     assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(game / 3)
     # the probabilities raised to a language weight, as create_fsg is given them
-    assert all(q == pytest.approx(p ** 6.5) for (*_a, p, _w), (_s, _d, q, *_rest) in zip(fa.arcs, fa.transitions(6.5)))
+    assert all(q == pytest.approx(p ** 6.5) for (*_a, p, _w), (_s, _d, q, *_rest) in zip(fa.arcs, fa.transitions(6.5), strict=True))
 
 
 def test_speakers_and_the_wake_word():
