@@ -11,8 +11,10 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice", nargs="?", action="append", const="", default=None, metavar="DEVICE=SEAT",
                    help="take commands from a microphone (DEVICE=SEAT: one per player)")
     p.add_argument("--voice-input", type=Path, action="append", default=None, metavar="FILE.wav",
-                   help="take commands from recordings instead of a microphone")
-    p.add_argument("--voice-realtime", action="store_true", help="read the recordings at real speed")
+                   help="take commands from recordings instead of a microphone (read as fast as possible, "
+                        "each command once the companion has answered the one before)")
+    p.add_argument("--voice-realtime", action="store_true",
+                   help="read the recordings at real speed, as a microphone (what comes while the companion speaks is not heard)")
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
     p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
     p.add_argument("--voice-wake", default=None, metavar="WORD",

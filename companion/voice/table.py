@@ -8,8 +8,9 @@ inbox, with what is sayable asked from the session's state at every utterance.
     --voice                 the default microphone (the speaker is the player to move, or
                             says their name first)
     --voice DEVICE=SEAT     a microphone per seat (index or name of the device; repeatable)
-    --voice-input FILE.wav  a recording instead of a microphone (tests, demos)
-    --voice-realtime        play the recording at real speed (default: as fast as possible)
+    --voice-input FILE.wav  a recording instead of a microphone (tests, demos), read as fast as
+                            possible, each command once the companion answered the one before
+    --voice-realtime        play the recording at real speed, as a microphone
     --voice-model DIR       a vosk model folder (French: vosk-model-small-fr)
     --barge-in              listen while the companion speaks (headphones): speaking cuts it off
     --voice-wake WORD       every command starts with WORD (« compagnon aide »), for noisy tables
