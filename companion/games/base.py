@@ -154,11 +154,13 @@ class GameUI(ABC):
         return None
 
     # --- what is sayable now ------------------------------------------------------------------
-    def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr", limit: int = LIMIT) -> Sayable:
+    def phrases(self, match: Match[Any, Any], seat: int, lang: str = "fr", limit: int = LIMIT,
+                commands: bool = True) -> Sayable:
         """What `seat` may say now that means something, in `lang`: the shared words and every
         legal action in one canonical spoken form (a sample covering every template beyond
-        `limit`, 2,000), each with its command, and the slot grammar of this state."""
-        builder = Builder(self.game.name, lang, limit=limit)
+        `limit`, 2,000), each with its command (`commands=False`: "action" for every move, to
+        list many of them lightly), and the slot grammar of this state."""
+        builder = Builder(self.game.name, lang, limit=limit, commands=commands)
         probe = self.probe()
         for phrase, command in shared_phrases(lang):
             # « oui » / « non » go to the game when it reads them (a KIKOI answer)

@@ -77,6 +77,7 @@ class Builder:
     extra: dict[str, Any] = field(default_factory=dict)  # more grammar keys (Kaliko's step separator)
     limit: int = LIMIT  # the most moves listed; beyond, a sample
     sampled: bool = False  # some legal moves were left out of the list
+    commands: bool = True  # False: a move's command is only "action" (the phrases of 95,000 moves, lighter)
 
     def sample(self, items: Sequence[T], kind: Callable[[T], Any], kinds: Iterable[Any] | None = None) -> list[T]:
         """At most `limit` of these legal moves, evenly spread with one of every `kind` (all
@@ -100,7 +101,7 @@ class Builder:
     def say(self, phrase: str, command: str, template: str | None = None) -> None:
         """One concrete phrase: an action's (command "action:...") or a query's."""
         if command.startswith("action:"):
-            self.actions.append((phrase, command, template or phrase))
+            self.actions.append((phrase, command if self.commands else "action", template or phrase))
         else:
             self.queries.append((phrase, command))
 

@@ -76,8 +76,9 @@ class PhraseSet:
     #: the listed moves are a sample of the legal ones (`Sayable.sampled`): the others are
     #: said through the templates, and a listed one is no likelier than them (`fsg.automaton`)
     sampled: bool = False
-    #: when `sampled`: every legal move's phrase (made when first asked: 2kissa10's 95,000
-    #: take 2 s), for the recogniser's second pass among the legal moves nearest what it heard
+    #: when `sampled`: every legal move's tokens, spaced (made when first asked: 2kissa10's
+    #: 95,000 take 2 s), for the recogniser's second pass among the legal moves nearest what
+    #: it heard
     every_move: Callable[[], list[str]] | None = None
 
     def __post_init__(self) -> None:

@@ -14,38 +14,33 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from .grammar import tokens_of
-
 #: how many legal moves, the nearest in words to what was heard, the second pass weighs
 NEAREST = 40
 
 
 class LegalMoves:
-    """Every legal move's phrase and its grammar tokens, made in a thread of their own (2 s
-    for 2kissa10's 95,000) as soon as the phrases of a state are set."""
+    """Every legal move's grammar tokens (spaced: « 2 at g 5 plus… »), made in a thread of
+    their own (2 s for 2kissa10's 95,000) as soon as the phrases of a state are set."""
 
     def __init__(self, make: Callable[[], list[str]]) -> None:
         self._make = make
-        self._phrases: list[str] = []
-        self._folded: list[str] = []
+        self._moves: list[str] = []
         self.failed: BaseException | None = None
         self._thread = threading.Thread(target=self._build, name="voice-legal-moves", daemon=True)
         self._thread.start()
 
     def _build(self) -> None:
         try:
-            phrases = self._make()
-            self._folded = [" ".join(tokens_of(p)) for p in phrases]
-            self._phrases = phrases
+            self._moves = self._make()
         except Exception as exc:  # noqa: BLE001 - the second pass is skipped, and says why in `failed`
             self.failed = exc
 
-    def nearest(self, heard: str, k: int = NEAREST, wait: float = 10.0) -> list[str]:
-        """The `k` legal moves whose tokens are nearest `heard` (grammar tokens, spaced), or
-        none when they could not be made in `wait` seconds."""
+    def nearest(self, heard: str, k: int = NEAREST, wait: float = 10.0) -> list[tuple[str, ...]]:
+        """The tokens of the `k` legal moves nearest `heard` (grammar tokens, spaced), or none
+        when they could not be made in `wait` seconds."""
         from rapidfuzz import fuzz, process
 
         self._thread.join(wait)
-        if self._thread.is_alive() or not self._phrases:
+        if self._thread.is_alive() or not self._moves:
             return []
-        return [self._phrases[i] for _s, _score, i in process.extract(heard, self._folded, scorer=fuzz.ratio, limit=k)]
+        return [tuple(m.split()) for m, _score, _i in process.extract(heard, self._moves, scorer=fuzz.ratio, limit=k)]

@@ -15,9 +15,9 @@ from tests.voice.needs import need_voice
 
 
 def test_the_nearest_legal_moves_in_words():
-    legal = LegalMoves(lambda: ["2 at G5 plus 5 at A2 equals 7 at B7", "9 at J10 times 2 at A1 equals 18 at C3 right",
+    legal = LegalMoves(lambda: ["2 at g 5 plus 5 at a 2 equals 7 at b 7", "9 at j 10 times 2 at a 1 equals 18 at c 3 right",
                                 "help me"])
-    assert legal.nearest("2 at c 5 plus 5 at a 2 equals 7 at b 7", k=1) == ["2 at G5 plus 5 at A2 equals 7 at B7"]
+    assert legal.nearest("2 at c 5 plus 5 at a 2 equals 7 at b 7", k=1) == [tuple("2 at g 5 plus 5 at a 2 equals 7 at b 7".split())]
     assert len(legal.nearest("anything", k=5)) == 3
 
 
@@ -33,6 +33,13 @@ def test_legal_moves_that_cannot_be_made_give_no_second_pass():
         return ["help"]
 
     assert LegalMoves(slow).nearest("help", wait=0.01) == []
+
+
+def test_every_legal_move_as_its_tokens():
+    ui, match = _sampled_state()
+    ps = sayable_now(ui, match, match.current, "en")
+    full = ui.phrases(match, match.current, "en", limit=10**6)
+    assert sorted(ps.every_move()) == sorted(" ".join(tokens_of(p)) for p, c in full.concrete if c.startswith("action:"))
 
 
 def _sampled_state():
@@ -52,14 +59,15 @@ def test_a_misheard_letter_is_decoded_again_among_the_legal_moves():
     ps = sayable_now(ui, match, match.current, "en")
     assert ps.sampled
     listed = {m.phrase for m in ps.phrases()}
-    moves = [p for p in ps.every_move() if p not in listed]
+    phrases = [p for p, c in ui.phrases(match, match.current, "en", limit=10**6).concrete if c.startswith("action:")]
+    moves = [p for p in phrases if p not in listed]
     said = next(p for p in random.Random(4).sample(moves, 50) if p.count(" at ") == 3 and " down" not in p)
     rec = SphinxRecognizer("en")
     rec.set_phrases(ps)
     first = rec.recognize(synth.utterance(said, "en-us", 160))
     assert first.line is not None
     toks = list(tokens_of(said))
-    legal = set(ps.every_move())
+    legal = set(phrases)
     head, result = said.rsplit(" equals ", 1)
     value = result.split(" at ")[0]
     # another number of the board as the result, as long: an equation the templates say,
@@ -77,7 +85,7 @@ def test_unlisted_legal_moves_are_heard_as_legal_moves():
     need_voice()
     ui, match = _sampled_state()
     ps = sayable_now(ui, match, match.current, "en")
-    legal = set(ps.every_move())
+    legal = {p for p, c in ui.phrases(match, match.current, "en", limit=10**6).concrete if c.startswith("action:")}
     listed = {m.phrase for m in ps.phrases()}
     rec = SphinxRecognizer("en")
     rec.set_phrases(ps)
