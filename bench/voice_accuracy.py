@@ -435,9 +435,10 @@ def main() -> None:
             print(f"\n== {lang}: the weights in use, on the voices and sentences not used for fitting ==")
             threshold_table([r for r in mine if not is_fit(r)])
             w, b = calibrate([r for r in mine if is_fit(r)], args.threshold)
-            rescore(mine, w, b)
+            refit = [dict(r) for r in mine if not is_fit(r)]
+            rescore(refit, w, b)
             print("with the weights fitted now, on the same:")
-            threshold_table([r for r in mine if not is_fit(r)])
+            threshold_table(refit)
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang)
@@ -457,10 +458,10 @@ def main() -> None:
                   "odd-numbered out-of-grammar sentences (not used for fitting):")
             threshold_table(held)
             w, b = calibrate([r for r in mine if is_fit(r)], args.threshold)
-            rescore(mine, w, b)
+            refit = [dict(r) for r in held]  # the figures below keep the weights in use
+            rescore(refit, w, b)
             print("with the weights fitted now, on the same held-out voices and sentences:")
-            threshold_table(held)
-        print("(the confidence lines below use the weights fitted now, over all voices)")
+            threshold_table(refit)
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
     if not args.no_latency:

@@ -411,7 +411,9 @@ class SphinxRecognizer:
             # a move said through a template, where the listed moves are a sample: decoded
             # again among the legal moves nearest what was heard (legal.py)
             again = self._among_legal(words, match)
-            if again is not None and again != words:
+            if again is None:  # no legal move fits: read back what was heard
+                corrected = True
+            elif again != words:
                 text, words, corrected = " ".join(again), again, True
                 match = self.phrases.resolve(words)
         if match is None:
@@ -432,16 +434,19 @@ class SphinxRecognizer:
 
     def _among_legal(self, words: list[str], match: Any) -> list[str] | None:
         """The words of the legal move, among those nearest what was heard, that the sound
-        fits best (the same sound, decoded again with a grammar of those moves alone)."""
+        fits best (the same sound, decoded again with a grammar of those moves alone); None
+        when none fits and what was heard is no legal move."""
         assert self.phrases is not None and self._legal is not None
         n = self.phrases.prefix_length(words, match)
         prefix, heard = words[:n], " ".join(words[n:])
         candidates = []
-        for toks in self._legal.nearest(heard):
+        nearest = self._legal.nearest(heard)
+        for toks in nearest:
             if all(t in self._known for t in toks):  # the board's numbers are in the grammar's words
                 candidates.append(tuple(prefix) + toks)
         if not candidates:
             return None
+        legal = bool(nearest) and " ".join(nearest[0]) == heard  # what was heard is a legal move
         fa = Automaton()
         fa.words(candidates, fa.start, fa.final)
         with self._lock:
@@ -458,7 +463,9 @@ class SphinxRecognizer:
             finally:
                 d.activate_search(f"s{self._search}")
                 d.remove_search("legal")
-        return hyp.hypstr.split() if hyp is not None and hyp.hypstr else None
+        if hyp is not None and hyp.hypstr:
+            return hyp.hypstr.split()
+        return list(words) if legal else None
 
     def _agreement(self, phones: list[str], phrase: str, prefix: str = "") -> tuple[float, float]:
         from rapidfuzz import fuzz, process
