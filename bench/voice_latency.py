@@ -40,9 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from companion.core import Match, Rng, find  # noqa: E402
+from bench.voice_accuracy import GAMES, states  # noqa: E402
 from companion.inbox import Inbox  # noqa: E402
-from companion.transcript import load  # noqa: E402
 from companion.voice import synth  # noqa: E402
 from companion.voice.grammar import PhraseSet  # noqa: E402
 from companion.voice.listener import Heard, Listener  # noqa: E402
@@ -52,8 +51,6 @@ from companion.voice.sources import WavSource, write_wav  # noqa: E402
 from companion.voice.vad import Segmenter  # noqa: E402
 
 RATE = 16000
-GAMES = {"kikoi": ["Chloé", "Paul", "Zoé"], "goodfortune": ["Chloé", "Paul"], "kaliko": ["Chloé", "Paul"],
-         "kissa": ["Chloé", "Paul"]}
 OLD_VAD: dict[str, Any] = {"margin_db": None, "start_frames": 4, "end_ms": 360, "quiet_end_ms": None}
 #: name -> (segmenter settings, decode while speaking)
 SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
@@ -191,24 +188,6 @@ class Said:
     end: float  # its last voiced sample
 
 
-def game_state(name: str, seed: int = 5, plies: int = 3) -> tuple[Any, Any, int]:
-    """(ui, match, seat) a few moves into a bot game."""
-    game, ui, bots = load(find(name))
-    names = GAMES[name]
-    match = Match(game, names, seed)
-    bot_cls = next(iter(bots.values()))
-    players = [bot_cls(game, i, Rng(seed).fork(i + 1)) for i in range(len(names))]
-    for p in players:
-        p.observe([e for e in match.setup_events if e.visible_to(p.seat)])
-    for _ in range(plies):
-        seat = match.current
-        assert seat is not None
-        events = match.play(seat, players[seat].choose(match.state))
-        for p in players:
-            p.observe([e for e in events if e.visible_to(p.seat)])
-    return ui, match, match.current if match.current is not None else 0
-
-
 def stream(phrases: PhraseSet, n: int, snr: float | None, rnd: random.Random) -> tuple[np.ndarray, list[Said]]:
     """n listed phrases (moves and shared words), said one after another with 1.0–1.5 s between."""
     listed = [m.phrase for m in phrases.phrases()]
@@ -275,7 +254,7 @@ def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
     streams = []
     with tempfile.TemporaryDirectory() as tmp:
         for g in games:
-            ui, match, seat = game_state(g)
+            ui, match, seat = states(g, 2)[-1]  # three moves into a bot game
             phrases = sayable_now(ui, match, seat, "en", limit=None)
             for snr in snrs:
                 pcm, said = stream(phrases, n, snr, rnd)
