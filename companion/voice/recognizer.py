@@ -264,8 +264,7 @@ class SphinxRecognizer:
             if self.grammar == "jsgf":
                 self._decoder.add_jsgf_string(name, phrases.jsgf())
             else:
-                fa = automaton(phrases, shared_commands(self.lang))
-                self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions(self._decoder.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT)))
+                self._add_fsg(name, automaton(phrases, shared_commands(self.lang)))
             self._decoder.activate_search(name)
             self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
             # every legal move is made when someone starts speaking in this state (`begin`), not
@@ -432,6 +431,11 @@ class SphinxRecognizer:
             confidence = min(confidence, CORRECTED_CONFIDENCE)
         return Result(text, match.phrase, match.command, confidence, feats)
 
+    def _add_fsg(self, name: str, fa: Automaton) -> None:
+        """A search of this grammar, its probabilities weighted as the JSGF compile weighs them."""
+        lw = self._decoder.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT
+        self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions(lw)))
+
     def _among_legal(self, words: list[str], match: Any) -> list[str] | None:
         """The words of the legal move, among those nearest what was heard, that the sound
         fits best (the same sound, decoded again with a grammar of those moves alone); None
@@ -446,13 +450,12 @@ class SphinxRecognizer:
                 candidates.append(tuple(prefix) + toks)
         if not candidates:
             return None
-        legal = bool(nearest) and " ".join(nearest[0]) == heard  # what was heard is a legal move
+        legal = " ".join(nearest[0]) == heard  # what was heard is a legal move
         fa = Automaton()
         fa.words(candidates, fa.start, fa.final)
         with self._lock:
             d = self._decoder
-            lw = d.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT
-            d.add_fsg("legal", d.create_fsg("legal", fa.start, fa.final, fa.transitions(lw)))
+            self._add_fsg("legal", fa)
             d.activate_search("legal")
             try:
                 d.set_cmn(self.cmn_used)
