@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion import journal as jr  # noqa: E402
+from companion.saves import journal as jr  # noqa: E402
 
 BIN = Path(sys.executable).parent / "companion"
 
@@ -87,7 +87,7 @@ REPAIR_CHILD = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from companion import journal as jr
+from companion.saves import journal as jr
 path = Path({path!r})
 n = 0
 while True:
@@ -125,7 +125,7 @@ PROFILE_CHILD = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from companion.adapters.profile import Profile
+from companion.outputs.profile import Profile
 p = Profile(name="marie", path=Path({path!r}))
 n = 0
 while True:

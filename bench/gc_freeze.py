@@ -1,5 +1,5 @@
 """Does `gc.freeze()` after start-up change the speech latency's tail? (`companion play`
-freezes the heap once start-up ends: `companion.runner._run`.)
+freezes the heap once start-up ends: `companion.cli.runner._run`.)
 
 The process first builds what `companion play` holds during a game: every module, the
 fr/en catalogs and phrase tables, and a started session of each of the four games (bots
@@ -32,13 +32,13 @@ import speech_latency  # noqa: E402
 from companion.core import GAMES, Match, Rng  # noqa: E402
 from companion.narration import catalog  # noqa: E402
 from companion.session import Seat, Session  # noqa: E402
-from companion.transcript import load  # noqa: E402
+from companion.session.transcript import load  # noqa: E402
 
 
 def build_heap() -> list[Any]:
     """What a game holds: a started session of each game, catalogs, phrase tables."""
     import companion.cli  # noqa: F401 - the modules `companion play` imports
-    import companion.runner  # noqa: F401
+    import companion.cli.runner  # noqa: F401
 
     kept: list[Any] = []
     for lang in ("fr", "en"):

@@ -28,9 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.core import Match, Rng, find  # noqa: E402
-from companion.inbox import Inbox, Line  # noqa: E402
 from companion.session import Seat, SessionCore, Table, TableLoop  # noqa: E402
-from companion.transcript import load  # noqa: E402
+from companion.session.inbox import Inbox, Line  # noqa: E402
+from companion.session.transcript import load  # noqa: E402
 
 
 class Stamp:

@@ -20,8 +20,8 @@ import time
 import tty
 
 from companion import protocol as p
-from companion.adapters.reader import TokenReader
-from companion.adapters.reader_events import ReaderEvent, TokenPlaced
+from companion.inputs.reader.device import TokenReader
+from companion.inputs.reader.events import ReaderEvent, TokenPlaced
 
 
 def main() -> None:

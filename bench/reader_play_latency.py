@@ -34,12 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import protocol as p  # noqa: E402
-from companion.adapters.reader import TokenReader  # noqa: E402
-from companion.adapters.speaker import open_speaker  # noqa: E402
 from companion.core import Match, find  # noqa: E402
-from companion.inbox import Inbox, Line  # noqa: E402
-from companion.reader.play import ReaderPlay  # noqa: E402
+from companion.inputs.reader.device import TokenReader  # noqa: E402
+from companion.inputs.reader.play import ReaderPlay  # noqa: E402
+from companion.outputs.speaker import open_speaker  # noqa: E402
 from companion.session import Seat, SessionCore, SpeakerChannel, Table, TableLoop  # noqa: E402
+from companion.session.inbox import Inbox, Line  # noqa: E402
 from companion.session.outputs import Say  # noqa: E402
 
 SOURCE = "reader:bench"
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     said: list[tuple[float, Say]] = []
     loop = TableLoop(core, table, inbox, worker=False,
                      on_outputs=lambda batch: said.extend((time.perf_counter(), o) for o in batch if isinstance(o, Say)))
-    from companion.inbox import Device, SeatClaimed
+    from companion.session.inbox import Device, SeatClaimed
 
     loop.feed(Device(SeatClaimed(0, SpeakerChannel(speaker)), "bench"))
     loop.start()

@@ -51,14 +51,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.adapters.speaker import Speaker  # noqa: E402
-from companion.adapters.speech import UnavailableEngine, get_engine  # noqa: E402
 from companion.narration import Priority  # noqa: E402
+from companion.outputs.speaker import Speaker  # noqa: E402
+from companion.outputs.speech import UnavailableEngine, get_engine  # noqa: E402
 
 try:  # after the split (issue 18)
-    from companion.adapters.audio_sinks import Sink  # noqa: E402
+    from companion.outputs.audio.sinks import Sink  # noqa: E402
 except ImportError:  # pragma: no cover - before it
-    from companion.adapters.audio import Sink  # type: ignore[no-redef]  # noqa: E402
+    from companion.outputs.audio.sinks import Sink  # type: ignore[no-redef]  # noqa: E402
 
 SENTENCES: dict[str, dict[str, list[str]]] = {
     "fr": {

@@ -8,7 +8,7 @@ white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar
 * confidence: how often a wrong line is taken without read-back (confidence >= threshold,
   the line is an action and not the one said), and how often a right line is read back;
   with `--calibrate`, the logistic weights fitted on these features (the ones in
-  companion/voice/recognizer.py come from such a run) and a threshold table;
+  companion/inputs/voice/recognizer.py come from such a run) and a threshold table;
 * out-of-grammar speech (sentences that are no command): how often it is taken as a command;
 * latency through the Listener (WAV source at full speed): VAD decision -> line in the
   inbox (median), and last voiced sample -> line (median);
@@ -48,11 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from companion.core import Match, Rng, find  # noqa: E402
-from companion.transcript import load  # noqa: E402
-from companion.voice import synth  # noqa: E402
-from companion.voice.grammar import Match as Said  # noqa: E402
-from companion.voice.recognizer import CONFIDENCE, SphinxRecognizer  # noqa: E402
-from companion.voice.sayable import sayable_now, shared_commands  # noqa: E402
+from companion.inputs.voice import synth  # noqa: E402
+from companion.inputs.voice.grammar import Match as Said  # noqa: E402
+from companion.inputs.voice.recognizer import CONFIDENCE, SphinxRecognizer  # noqa: E402
+from companion.inputs.voice.sayable import sayable_now, shared_commands  # noqa: E402
+from companion.session.transcript import load  # noqa: E402
 
 GAMES = {"kikoi": ["Chloé", "Paul", "Zoé"], "goodfortune": ["Chloé", "Paul"], "kaliko": ["Chloé", "Paul"],
          "kissa": ["Chloé", "Paul"]}
@@ -289,9 +289,9 @@ def latency(lang: str, n: int = 30, limit: int | None = None) -> None:
     """Through the Listener: WAV files -> VAD -> recogniser -> inbox, at full speed."""
     import tempfile
 
-    from companion.inbox import Inbox
-    from companion.voice.listener import Listener
-    from companion.voice.sources import WavSource, write_wav
+    from companion.inputs.voice.listener import Listener
+    from companion.inputs.voice.sources import WavSource, write_wav
+    from companion.session.inbox import Inbox
 
     ui, match, seat = states("kissa", 1)[0]
     phrases = sayable_now(ui, match, seat, lang, limit=limit)
@@ -351,9 +351,9 @@ GRAMMAR_MEMORY_SCRIPT = """
 import sys
 sys.path.insert(0, %r)
 from bench.voice_accuracy import states
-from companion.voice.recognizer import SphinxRecognizer
-from companion.voice.sayable import sayable_now
-from companion.voice import synth
+from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.inputs.voice.sayable import sayable_now
+from companion.inputs.voice import synth
 ui, match, seat = states(%r, 1)[0]
 ps = sayable_now(ui, match, seat, "en")
 said = [synth.utterance(m.phrase) for m in ps.phrases()[-3:]]
@@ -385,7 +385,7 @@ def memory(games: list[str]) -> None:
     grammar of what is sayable (not a shortened list) and a recording of four commands."""
     import tempfile
 
-    from companion.voice.sources import write_wav
+    from companion.inputs.voice.sources import write_wav
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)

@@ -41,14 +41,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from bench.voice_accuracy import GAMES, states  # noqa: E402
-from companion.inbox import Inbox  # noqa: E402
-from companion.voice import synth  # noqa: E402
-from companion.voice.grammar import PhraseSet  # noqa: E402
-from companion.voice.listener import Heard, Listener  # noqa: E402
-from companion.voice.recognizer import SphinxRecognizer  # noqa: E402
-from companion.voice.sayable import sayable_now  # noqa: E402
-from companion.voice.sources import WavSource, write_wav  # noqa: E402
-from companion.voice.vad import Segmenter  # noqa: E402
+from companion.inputs.voice import synth  # noqa: E402
+from companion.inputs.voice.grammar import PhraseSet  # noqa: E402
+from companion.inputs.voice.listener import Heard, Listener  # noqa: E402
+from companion.inputs.voice.recognizer import SphinxRecognizer  # noqa: E402
+from companion.inputs.voice.sayable import sayable_now  # noqa: E402
+from companion.inputs.voice.sources import WavSource, write_wav  # noqa: E402
+from companion.inputs.voice.vad import Segmenter  # noqa: E402
+from companion.session.inbox import Inbox  # noqa: E402
 
 RATE = 16000
 OLD_VAD: dict[str, Any] = {"margin_db": None, "start_frames": 4, "end_ms": 360, "quiet_end_ms": None}

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from companion.core import Match, find
-from companion.transcript import journal_game, write_journal
+from companion.session.transcript import journal_game, write_journal
 
 
 def regen_golden() -> bool:

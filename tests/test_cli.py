@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import journal as jr
+from companion.saves import journal as jr
 
 BIN = Path(sys.executable).parent / "companion"
 

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.core import GAMES
-from companion.transcript import bot_game, load, transcript
+from companion.session.transcript import bot_game, load, transcript
 from tests.conformance import random_playout
 
 ENTRIES = {g.name: g for g in GAMES}

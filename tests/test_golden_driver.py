@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from companion.core import find
-from companion.transcript import bot_game, journal_game, transcript, write_journal
+from companion.session.transcript import bot_game, journal_game, transcript, write_journal
 from tests import golden
 
 KISSA = Path(__file__).parent / "kissa" / "golden"

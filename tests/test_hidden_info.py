@@ -35,7 +35,7 @@ import pytest
 
 from companion.core import GAMES, IllegalAction, Match, Rng
 from companion.narration import Verbosity, catalog
-from companion.transcript import load, make_bots
+from companion.session.transcript import load, make_bots
 
 LANGS = ("fr", "en")
 

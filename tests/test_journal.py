@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from companion import journal as jr
 from companion.core import Match
+from companion.saves import journal as jr
 from tests.toygame import Nim
 
 START = {"game": "nim", "options": {}, "players": ["A", "B"], "seats": [None, None], "seed": 1, "lang": "fr"}

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import random
 
-from companion import journal as jr
 from companion.cli import main
 from companion.core import Match
 from companion.games import goodfortune, kikoi
+from companion.saves import journal as jr
 
 
 def run(capsys, *argv):

@@ -1,11 +1,10 @@
-"""The readers every game shares (companion.phrases): numbers, yes/no/cancel, players, close names,
+"""The readers every game shares (companion.language): numbers, yes/no/cancel, players, close names,
 and the phrase tables they read."""
 
 import json
 
 import pytest
 
-from companion.commands import global_command, shared_words
 from companion.core import Match, fold
 from companion.games.goodfortune.notation import find_charms, number_items
 from companion.games.kikoi import UI as KikoiUI
@@ -13,7 +12,7 @@ from companion.games.kikoi import Rules as Kikoi
 from companion.games.kikoi.notation import find_tokens, scan
 from companion.games.kikoi.rules import Ask
 from companion.games.kikoi.tokens import token_from_id
-from companion.phrases import (
+from companion.language import (
     LAST,
     close_match,
     find_players,
@@ -29,7 +28,8 @@ from companion.phrases import (
     table,
     yes_no,
 )
-from companion.phrases.tables import TableError, extra_dir
+from companion.language.tables import TableError, extra_dir
+from companion.session.commands import global_command, shared_words
 
 
 @pytest.mark.parametrize(("text", "value"), [

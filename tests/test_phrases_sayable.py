@@ -3,7 +3,7 @@ with the listed command, and the listed commands cover the legal actions.
 
 For every game, in French and English, at the start and after random playouts: each listed
 phrase goes through the shared-word lookup and `GameUI.parse` as the session takes a line
-(`companion.commands.understand`) and must give `act`, `confirm`, `ask`, `answer` or a shared
+(`companion.session.commands.understand`) and must give `act`, `confirm`, `ask`, `answer` or a shared
 word, with the listed command. KIKOI and Good Fortune list every legal action; 2kissa10 and
 Kaliko (tens of thousands of moves) are checked on a 200-action sample. Every concrete phrase
 is also an instance of a template of the grammar with values of its slots.
@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from companion.commands import understand
 from companion.core import Match, find
 from companion.games.base import action_command
 from companion.games.kaliko.phrases import play_steps, split_steps
 from companion.games.kissa.phrases import move_phrase, spoken_move
-from companion.phrases import LIMIT, pick
+from companion.language import LIMIT, pick
+from companion.session.commands import understand
 
 UNDERSTOOD = ("shared", "act", "confirm", "ask", "answer")
 PLAYERS = ["Marie", "Paul", "Zoé", "Chloé"]

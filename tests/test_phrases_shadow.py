@@ -1,6 +1,6 @@
 """No game phrase is shadowed by a shared word.
 
-The session looks a line up in the shared words first (`companion.commands.global_command`)
+The session looks a line up in the shared words first (`companion.session.commands.global_command`)
 and gives it to the game only when it is none of them, except "yes" and "no", which go to the
 game when nothing waits for a confirmation and the game reads them (« oui » gives a KIKOI
 token, "cancel" clears a Kaliko draft). So a game phrase that is a whole line may be a shared
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.commands import global_command, understand
 from companion.core import Match, find
 from companion.games.base import FALL_THROUGH
 from companion.games.kaliko.commands import WORDS as KALIKO_WORDS
-from companion.phrases import groups, spoken
+from companion.language import groups, spoken
+from companion.session.commands import global_command, understand
 
 # word groups that are never a whole line of their own: filler and question words inside a
 # line, and the answers to a question the game asked (read before any shared word)

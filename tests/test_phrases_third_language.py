@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 from companion.cli import main
-from companion.commands import global_command, understand
 from companion.core import Match
 from companion.games import kikoi
 from companion.games.kikoi.rules import Ask, Reply
 from companion.games.kikoi.tokens import token_from_id
-from companion.phrases import extra_dir, find_players, languages, read_number, yes_no
+from companion.language import extra_dir, find_players, languages, read_number, yes_no
+from companion.session.commands import global_command, understand
 
 TOY = Path(__file__).parent / "phrases_eo"
 

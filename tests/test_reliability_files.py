@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import files
-from companion.adapters.profile import Profile
+from companion.outputs.profile import Profile
+from companion.saves import files
 
 
 def fail_rename(*a, **k):

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import journal as jr
 from companion.core import Match
+from companion.saves import journal as jr
 from tests.toygame import Nim
 
 BIN = Path(sys.executable).parent / "companion"
@@ -263,7 +263,7 @@ def test_resume_says_the_last_move_and_the_moves_never_announced(tmp_path):
 
 # --------------------------------------------------------------------------- write failures
 def test_a_full_disk_is_said_and_the_game_goes_on(tmp_path, monkeypatch):
-    from companion.runner import GuardedJournal
+    from companion.cli.runner import GuardedJournal
     from companion.session import Seat, Session
     from tests.toyui import NimUI
 
@@ -273,7 +273,7 @@ def test_a_full_disk_is_said_and_the_game_goes_on(tmp_path, monkeypatch):
     match = Match(nim, ["A", "B"], 1)
     journal = GuardedJournal(jr.Journal.append_to(p))
     session = Session("nim", NimUI(nim), match, [Seat("A"), Seat("B")], lang="en", journal=journal, out=out.append)
-    from companion.runner import _warn_io
+    from companion.cli.runner import _warn_io
 
     journal.say_problem = _warn_io(session)
     session.start()

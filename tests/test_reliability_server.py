@@ -138,7 +138,7 @@ def test_ports_are_checked(text):
 
 
 def test_a_port_in_use_is_said_clearly():
-    from companion.audiorules.cli import serve_main
+    from companion.cli.rules import serve_main
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -7,11 +7,11 @@ import pytest
 
 from companion.core import Match
 from companion.games.base import Answer, Ask, action_command
-from companion.inbox import BotMove, Closed, Device, Line, SeatClaimed, SeatReleased, Tick
-from companion.journal import Journal, read
 from companion.narration import Priority, Raw, Utterance, Verbosity
+from companion.saves.journal import Journal, read
 from companion.session import Seat, Session, SessionCore, Table
 from companion.session.core import THINK_CUE_SECONDS, THINK_EARCON
+from companion.session.inbox import BotMove, Closed, Device, Line, SeatClaimed, SeatReleased, Tick
 from companion.session.outputs import (
     Attach,
     Cue,
@@ -190,7 +190,7 @@ def test_real_speaker_new_input_cuts_a_long_answer_but_not_game_events():
     """The session with real espeak-ng speech on the recording output."""
     import time
 
-    from companion.adapters.speaker import open_speaker
+    from companion.outputs.speaker import open_speaker
 
     spk = open_speaker(engine="espeak-ng", output="recording", lang="en")
     game = Nim(pile=9)

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from companion import journal as jr
-from companion import runner
+from companion.cli import runner
 from companion.core import Match, Rng, find
-from companion.inbox import Line
 from companion.narration import Priority, Verbosity
+from companion.saves import journal as jr
 from companion.session import Seat, Session, SessionCore, Table
+from companion.session.inbox import Line
 from companion.session.outputs import JournalSetting, Say
-from companion.transcript import load
+from companion.session.transcript import load
 from tests.toygame import Nim
 from tests.toyui import NimUI, TakeOne
 

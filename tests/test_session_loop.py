@@ -6,12 +6,12 @@ import itertools
 import threading
 import time
 
-from companion.adapters.keyboard import pump
 from companion.core import Match
-from companion.inbox import Closed, Inbox, Line
+from companion.inputs.keyboard import pump
 from companion.narration import Verbosity
 from companion.session import Seat, SessionCore, Table, TableLoop
 from companion.session.core import THINK_EARCON
+from companion.session.inbox import Closed, Inbox, Line
 from companion.session.outputs import Cue, Say, Think
 from tests.toygame import Nim, Take
 from tests.toyui import NimUI, TakeOne

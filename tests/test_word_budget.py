@@ -16,7 +16,7 @@ import pytest
 
 from companion.core import find
 from companion.narration import Verbosity, catalog
-from companion.transcript import bot_game
+from companion.session.transcript import bot_game
 from tests.wordbudget import GAMES, Figures, figures
 
 LANGS = ("fr", "en")

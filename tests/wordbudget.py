@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.cli.runner import table_options
 from companion.core import Match, Rng, find
 from companion.narration import Verbosity
-from companion.runner import table_options
 from companion.session import Seat, Session
 from companion.session.outputs import JournalAction, Record, Say
-from companion.transcript import load
+from companion.session.transcript import load
 
 GAMES = ("kaliko", "kissa", "kikoi", "goodfortune")
 SEAT_KEYS = ("seat", "asker", "pirate", "receiver")  # whose event it is (KIKOI: the asker, who receives)

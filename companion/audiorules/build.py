@@ -94,7 +94,7 @@ def build_manifest(
             res = BuildResult(man.game, man.lang, ch.id, str(audio), prev["duration"], prev["sha256"], False)
         else:
             if engine is None:
-                from companion.adapters.speech import get_engine
+                from companion.outputs.speech import get_engine
 
                 engine = get_engine(engine_name)
             samples, sr = chapter_samples(engine, ch, man.lang, rate)

@@ -100,7 +100,7 @@ class PositionStore:
     def set(self, listener: str, game: str, lang: str, chapter: str, sentence: int) -> None:
         listeners = self._data.setdefault("listeners", {})
         listeners.setdefault(listener, {})[f"{game}/{lang}"] = {"chapter": chapter, "sentence": sentence}
-        from companion.files import io_message_id, write_text_atomic
+        from companion.saves.files import io_message_id, write_text_atomic
 
         try:
             write_text_atomic(self.path, json.dumps(self._data, ensure_ascii=False, indent=2) + "\n")

@@ -5,7 +5,7 @@ outputs, and the loop that feeds it from one inbox.
   are data (`outputs`: `Say`, `Interrupt`, `Record`, `InputTaken`, `JournalAction`, ...).
 * `table.Table` — renders per listener, prints, speaks on the table's speaker and on the
   seats' channels (`table.Channel`), writes the journal and the `--log` file.
-* `loop.TableLoop` — drains the `companion.inbox.Inbox` in one thread; bots search in a
+* `loop.TableLoop` — drains the `companion.session.inbox.Inbox` in one thread; bots search in a
   worker and post their move back.
 
 `Session` below is the three together in synchronous mode (a bot chooses inline): one line
@@ -21,8 +21,8 @@ from typing import Any
 
 from companion.core import Bot, Match
 from companion.games.base import GameUI, Intent
-from companion.inbox import Device, Line, SeatClaimed
 from companion.narration import Priority, Utterance, Verbosity
+from companion.session.inbox import Device, Line, SeatClaimed
 
 from .core import Heard, RuleReader, Seat, SessionCore
 from .loop import TableLoop

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.commands import global_command
 from companion.core import Bot, Event, IllegalAction, Match, fold
 from companion.games.base import (
     Act,
@@ -32,9 +31,19 @@ from companion.games.base import (
     Seq,
     action_command,
 )
-from companion.inbox import BotMove, Closed, Device, Input, Line, SeatClaimed, SeatReleased, Tick
+from companion.language import TableError, cached, spoken
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
-from companion.phrases import TableError, cached, spoken
+from companion.session.commands import global_command
+from companion.session.inbox import (
+    BotMove,
+    Closed,
+    Device,
+    Input,
+    Line,
+    SeatClaimed,
+    SeatReleased,
+    Tick,
+)
 
 from .outputs import (
     Attach,
@@ -64,7 +73,7 @@ WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
 # Shared words that answer a question (the rest act on the session: outcome "shared").
 ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
-THINK_EARCON = "thinking"  # a soft low double hum (companion.adapters.earcons)
+THINK_EARCON = "thinking"  # a soft low double hum (companion.outputs.earcons)
 CONFIDENCE_THRESHOLD = 0.6
 # Who may claim a seat, and what the table hears when they do.
 CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed"}
@@ -152,7 +161,7 @@ class SessionCore:
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
-        # The token readers of this game (`companion.reader.play.ReaderPlay`), set by `--reader`.
+        # The token readers of this game (`companion.inputs.reader.play.ReaderPlay`), set by `--reader`.
         self.reader: Any = None
 
     # ------------------------------------------------------------------ entry points
@@ -696,7 +705,7 @@ class SessionCore:
 
 @cached
 def _templates(game: str, lang: str) -> dict[str, Any]:
-    """The game's canonical spoken phrases (companion/phrases/<lang>/<game>.json), read once."""
+    """The game's canonical spoken phrases (companion/language/<lang>/<game>.json), read once."""
     try:
         found = spoken(game, "templates", lang)
     except TableError:  # a game without phrase tables: its status says what it holds

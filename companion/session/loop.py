@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.inbox import BotMove, Inbox, Input, Tick
+from companion.session.inbox import BotMove, Inbox, Input, Tick
 
 from .core import SessionCore
 from .outputs import Output, Think
@@ -122,7 +122,7 @@ class TableLoop:
                     raise self.worker.error
                 self.feed(item if item is not None else Tick(self.clock()))
         except KeyboardInterrupt:
-            from companion.inbox import Closed
+            from companion.session.inbox import Closed
 
             self.feed(Closed("keyboard"))
         finally:

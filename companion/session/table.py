@@ -25,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from companion.files import io_message_id
 from companion.narration import Priority, Raw, Utterance, Verbosity, catalog, say, spell
+from companion.saves.files import io_message_id
 
 from .outputs import (
     Attach,
@@ -95,7 +95,7 @@ class Table:
         self.lang = lang
         self.speaker = speaker
         self.out = out
-        self.journal = journal  # companion.journal.Journal or None
+        self.journal = journal  # companion.saves.journal.Journal or None
         # Lets go of the page or terminal holding a seat (the seat book's `release`), or None.
         self.on_release: Callable[[int], Any] | None = None
         self.log_path = log

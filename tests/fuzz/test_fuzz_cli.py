@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.goodfortune.cli import main as goodfortune
-from companion.games.kaliko.cli import main as kaliko
-from companion.games.kikoi.cli import main as kikoi
-from companion.games.kissa.cli import main as kissa
+from companion.cli.goodfortune import main as goodfortune
+from companion.cli.kaliko import main as kaliko
+from companion.cli.kikoi import main as kikoi
+from companion.cli.kissa import main as kissa
 
 BOARD = "\n".join("0123456789" for _ in range(10)) + "\n"
 

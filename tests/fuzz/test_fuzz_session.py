@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import journal as jr
+from companion.cli.runner import GuardedJournal, UserError, open_saved_game
 from companion.core import Match, Rng, find
-from companion.runner import GuardedJournal, UserError, open_saved_game
+from companion.saves import journal as jr
 from companion.session import Seat, Session
-from companion.transcript import load
+from companion.session.transcript import load
 
 OPTIONS: dict[str, dict[str, Any]] = {"kaliko": {"hand_size": 2}}
 GAMES = ["kikoi", "kissa", "goodfortune", "kaliko"]

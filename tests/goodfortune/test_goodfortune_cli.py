@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli.goodfortune import main
 from companion.games.goodfortune import Rules
-from companion.games.goodfortune.cli import main
 from companion.games.goodfortune.deck import DeckError, synthetic
 from companion.games.goodfortune.deckentry import DeckEntry, run
 from companion.games.goodfortune.deckfile import dumps, load, parse_text
@@ -232,7 +232,7 @@ def reference(strings: list[str]) -> dict:
 def test_score_json_equals_a_plain_reimplementation():
     import random
 
-    from companion.games.goodfortune.cli import score_json
+    from companion.cli.goodfortune import score_json
 
     r = random.Random(2026)
     pairs = [(a, b) for i, a in enumerate(CANON) for b in CANON[i + 1:]]

@@ -16,7 +16,7 @@ from companion.games.goodfortune.bot import GreedyBot, SearchBot
 from companion.games.goodfortune.notation import parse_tile
 from companion.games.goodfortune.scoring import score
 from companion.narration import Verbosity
-from companion.transcript import bot_game, transcript
+from companion.session.transcript import bot_game, transcript
 from tests import golden
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -8,7 +8,7 @@ from companion.games.base import Answer, Refuse
 from companion.games.kaliko import UI, Rules
 from companion.games.kaliko.notation import cell_text, parse_cell
 from companion.narration import Verbosity
-from companion.transcript import bot_game
+from companion.session.transcript import bot_game
 
 from .helpers import random_position
 from .test_kaliko_commands import render, said, setup_kf1

@@ -2,7 +2,7 @@
 
 import json
 
-from companion.games.kaliko.cli import main
+from companion.cli.kaliko import main
 
 
 def run(capsys, *argv):

@@ -211,7 +211,7 @@ def test_resume_mid_game_from_the_journal(tmp_path):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_what_is_sayable_while_drawing_is_understood_as_listed(lang):
-    from companion.commands import understand
+    from companion.session.commands import understand
 
     rules, ui, match, session, lines = table(lang, 4, hand_size=3)
     for _step in range(3):  # the start tile, then each hand
@@ -281,9 +281,9 @@ def test_random_physical_playouts_keep_the_contract(seed):
 def test_tiles_laid_on_the_token_reader_are_told_until_the_hands_are_dealt():
     """Tags `kaliko:N` (companion reader write) laid one by one on a reader bound to the table:
     the start tile, then each hand in turn, the same moves as typed numbers, nothing said twice."""
-    from companion.adapters.reader_events import TokenPlaced
-    from companion.inbox import Device
-    from companion.reader.play import ReaderPlay
+    from companion.inputs.reader.events import TokenPlaced
+    from companion.inputs.reader.play import ReaderPlay
+    from companion.session.inbox import Device
 
     rules, ui, match, session, lines = table("fr")
     session.core.reader = ReaderPlay.bound([("reader:test", None)])

@@ -10,7 +10,7 @@ from companion.core import Match
 from companion.games.base import Act, Answer
 from companion.games.kaliko import UI, Rules
 from companion.games.kaliko.rules import Drew, Pass
-from companion.phrases import extra_dir, languages
+from companion.language import extra_dir, languages
 
 SHARED = Path(__file__).parent.parent / "phrases_eo"
 KALIKO = Path(__file__).parent / "phrases_eo"

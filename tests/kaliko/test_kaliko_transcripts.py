@@ -10,7 +10,7 @@ import pytest
 
 from companion.core import find
 from companion.narration import Verbosity
-from companion.transcript import bot_game, transcript
+from companion.session.transcript import bot_game, transcript
 from tests import golden
 from tests.kaliko.helpers import physical_game
 

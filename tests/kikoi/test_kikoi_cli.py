@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from companion.games.kikoi.cli import main
+from companion.cli.kikoi import main
 
 
 def run(capsys, *argv):

@@ -18,7 +18,7 @@ from companion.games.kikoi.tokens import KIPIRAT
 from companion.games.kikoi.tokens import token_from_id as T
 from companion.narration import Verbosity
 from companion.session import Seat, Session
-from companion.transcript import load
+from companion.session.transcript import load
 
 
 def lone_game(window: str, holder: int | None, seed: int, lang: str = "fr") -> tuple[Match[Any, Any], list[Any], int]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion import journal as jr
+from companion.cli.runner import open_saved_game
 from companion.core import Match
 from companion.games import kikoi
-from companion.runner import open_saved_game
+from companion.saves import journal as jr
 
 GOLDEN = Path(__file__).parent / "golden" / "s2_physical_table_bob.journal.jsonl"
 
@@ -44,7 +44,7 @@ def test_a_schema_1_save_without_the_red_tokens_move_resumes_where_it_was(tmp_pa
     assert len(c.actions) == cut - 1
 
     # the same replay `companion resume` does, move by move with what the old save implies
-    from companion.runner import _implied, _replay_one
+    from companion.cli.runner import _implied, _replay_one
 
     match = Match(game, names, int(saved_start["seed"]))
     for rec in c.actions:

@@ -81,7 +81,7 @@ def test_tokens_conserved_days_kept_and_games_end(seed, n, opt):
 
 def test_public_events_name_no_board_and_private_ones_go_to_their_owner():
     from companion.core import find
-    from companion.transcript import bot_game
+    from companion.session.transcript import bot_game
 
     for seed in range(10):
         m, _ui = bot_game(find("kikoi"), seed, ["random"] * 4)

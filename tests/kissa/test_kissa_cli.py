@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from companion.games.kissa.cli import main
+from companion.cli.kissa import main
 from companion.games.kissa.notation import format_board
 from tests.kissa import brute
 from tests.kissa.helpers import board_with, random_board

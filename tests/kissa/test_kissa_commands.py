@@ -255,7 +255,7 @@ def test_the_vocabulary_is_data_in_both_languages():
     import re
     from pathlib import Path
 
-    from companion.phrases import table
+    from companion.language import table
 
     fr, en = table("kissa", "fr"), table("kissa", "en")
     for section in ("words", "direction"):

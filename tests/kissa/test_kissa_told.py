@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 import random
 
-from companion.adapters.reader_events import TokenPlaced
 from companion.core import Match
 from companion.games.base import Act
 from companion.games.kissa import UI, Rules
 from companion.games.kissa.notation import board_rows
 from companion.games.kissa.rules import EnterRow, PlaceToken, StartPlay
-from companion.inbox import Device
+from companion.inputs.reader.events import TokenPlaced
+from companion.inputs.reader.play import ReaderPlay
 from companion.narration import catalog
-from companion.reader.play import ReaderPlay
 from companion.session import Seat, Session
+from companion.session.inbox import Device
 from tests.kissa.helpers import random_board
 
 WORDS = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"]
@@ -110,7 +110,7 @@ def test_a_save_with_told_tokens_resumes_where_the_tokens_were(tmp_path):
     import sys
     from pathlib import Path
 
-    from companion import journal as jr
+    from companion.saves import journal as jr
 
     binary = Path(sys.executable).parent / "companion"
     env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),

@@ -11,9 +11,9 @@ import threading
 import time
 
 from companion import protocol as p
-from companion.adapters.reader import TokenReader
-from companion.adapters.reader_emulator import uid_for
-from companion.inbox import Device, Inbox
+from companion.inputs.reader.device import TokenReader
+from companion.inputs.reader.emulator import uid_for
+from companion.session.inbox import Device, Inbox
 
 from .emulator import Emulator
 

@@ -9,19 +9,19 @@ import os
 
 import pytest
 
-from companion.adapters.reader_events import (
+from companion.core import Match, find
+from companion.inputs.reader.events import (
     ButtonPressed,
     ReaderBack,
     ReaderHello,
     ReaderLost,
     TokenPlaced,
 )
-from companion.core import Match, find
-from companion.inbox import Device
-from companion.reader.pairs import load_pairs, save_pairs
-from companion.reader.play import ReaderPlay
-from companion.reader.run import ReaderSpecError, parse_specs
+from companion.inputs.reader.pairs import load_pairs, save_pairs
+from companion.inputs.reader.play import ReaderPlay
+from companion.inputs.reader.run import ReaderSpecError, parse_specs
 from companion.session import Seat, Session
+from companion.session.inbox import Device
 from companion.session.outputs import InputTaken
 
 NAMES = ["Marie", "Paul", "Zoé"]

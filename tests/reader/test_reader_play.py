@@ -9,13 +9,13 @@ import time
 
 import pytest
 
-from companion.adapters.reader import TokenReader
 from companion.core import Match, find
 from companion.games.kikoi import narration
 from companion.games.kikoi.rules import ALL, Ask, Drew, Pass, Pirate, RedsIn, Reply
 from companion.games.kikoi.tokens import token_id
+from companion.inputs.reader.device import TokenReader
+from companion.inputs.reader.play import ReaderPlay
 from companion.narration import catalog
-from companion.reader.play import ReaderPlay
 from companion.session import Seat, Session
 from companion.session.outputs import JournalAction
 

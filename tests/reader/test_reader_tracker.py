@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion import protocol as p
-from companion.adapters.reader import ReaderTracker
-from companion.adapters.reader_events import (
+from companion.inputs.reader.device import ReaderTracker
+from companion.inputs.reader.events import (
     ButtonPressed,
     ReaderHello,
     ReaderTooNew,

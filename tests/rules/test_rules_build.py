@@ -14,9 +14,9 @@ import soundfile as sf
 
 from companion.audiorules import CHAPTERS
 from companion.audiorules.build import DEFAULT_RATE, build_manifest, chapter_samples
-from companion.audiorules.cli import rules_main
 from companion.audiorules.encode import OGG_SERIAL, encode, normalize_ogg, ogg_crc
 from companion.audiorules.manifest import load
+from companion.cli.rules import rules_main
 
 
 def test_build_writes_every_chapter_as_ogg_vorbis(built_kikoi) -> None:
@@ -35,7 +35,7 @@ def test_build_writes_every_chapter_as_ogg_vorbis(built_kikoi) -> None:
 
 
 def test_the_audio_is_real_speech_of_the_text(built_kikoi) -> None:
-    from companion.adapters.speech import get_engine
+    from companion.outputs.speech import get_engine
 
     man = load("kikoi", "fr")
     for ch in man.chapters:
@@ -116,7 +116,7 @@ def test_ogg_pages_get_a_fixed_serial_and_valid_checksums() -> None:
 
 
 def test_chapter_samples_put_pauses_between_paragraphs() -> None:
-    from companion.adapters.speech import get_engine
+    from companion.outputs.speech import get_engine
 
     eng = get_engine("recording")
     ch = load("kissa", "fr").chapter("setup")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 import time
 
-from companion.audiorules.cli import _has_sound
 from companion.audiorules.manifest import load
 from companion.audiorules.player import PositionStore, RulesPlayer
+from companion.cli.rules import _has_sound
 from companion.narration import Priority
 
 

@@ -247,8 +247,8 @@ def test_a_damaged_positions_file_is_kept_aside(store_path: Path) -> None:
 def test_end_of_input_lets_the_chapter_finish_through_the_real_speaker(
     store_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from companion.adapters.speaker import open_speaker
-    from companion.audiorules.cli import rules_main
+    from companion.cli.rules import rules_main
+    from companion.outputs.speaker import open_speaker
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     spk = open_speaker(engine="recording", output="null", lang="en")
@@ -292,7 +292,7 @@ def test_game_uis_name_real_chapters() -> None:
 
     from companion.audiorules import CHAPTERS, GAMES
     from companion.core import find
-    from companion.transcript import bot_game
+    from companion.session.transcript import bot_game
 
     checked = []
     for game in GAMES:

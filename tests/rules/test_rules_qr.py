@@ -11,7 +11,6 @@ import pytest
 
 from companion.audiorules import DEFAULT_BASE_URL, GAMES, LANGS, qrlabel
 from companion.audiorules import braille as braille_mod
-from companion.audiorules.cli import qr_main
 from companion.audiorules.qrlabel import (
     label_svg,
     parse_rules_url,
@@ -19,6 +18,7 @@ from companion.audiorules.qrlabel import (
     rules_url,
     write_label,
 )
+from companion.cli.rules import qr_main
 
 SVG = "{http://www.w3.org/2000/svg}"
 needs_zbar = pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg (zbar-tools) not installed")

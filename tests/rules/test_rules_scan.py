@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.audiorules.cli import rules_main
 from companion.audiorules.qrlabel import write_label
 from companion.audiorules.scan import decode, decoders, find_rules
+from companion.cli.rules import rules_main
 
 
 class QuietSpeaker:

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from companion.audiorules import cli
 from companion.audiorules.manifest import load
+from companion.cli import rules as cli
 
 
 def test_serve_builds_what_is_missing_with_progress(built_kikoi, monkeypatch: pytest.MonkeyPatch) -> None:

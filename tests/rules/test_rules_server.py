@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from companion.audiorules import CHAPTERS, GAMES, LANGS
-from companion.audiorules.cli import rules_main
 from companion.audiorules.manifest import load
 from companion.audiorules.server import make_server, serve_in_thread
 from companion.audiorules.site import site_files
+from companion.cli.rules import rules_main
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +202,7 @@ def test_serve_command_runs_and_stops(built_kikoi, tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from companion.audiorules.cli import serve_main; "
+        [sys.executable, "-c", "import sys; from companion.cli.rules import serve_main; "
          f"sys.exit(serve_main(['--port', '{port}']))"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**__import__("os").environ, "COMPANION_LANG": "en"},

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from companion.adapters.earcons import NAMES
-from companion.adapters.say_cli import earcons_main, say_main
+from companion.cli.say import earcons_main, say_main
+from companion.outputs.earcons import NAMES
 
 
 def run(fn, argv):

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = r"""
 import json, sys
 from pathlib import Path
-from companion.adapters.speaker import open_speaker
+from companion.outputs.speaker import open_speaker
 from companion.narration import Priority, catalog
 spec, fallback = sys.argv[1], sys.argv[2] or None
 sp = open_speaker("espeak-ng", spec, "fr", fallback_wav=Path(fallback) if fallback else None)
@@ -111,7 +111,7 @@ def test_no_sound_card_and_no_file_is_silent_and_says_so(tmp_path):
     assert r["describe"][-1] == "Sortie : pas de carte son, rien n'est joué. Lisez le texte affiché."
 
 
-SAY = "import sys; from companion.adapters.say_cli import say_main; sys.exit(say_main(sys.argv[1:]))"
+SAY = "import sys; from companion.cli.say import say_main; sys.exit(say_main(sys.argv[1:]))"
 
 
 def test_say_command_without_sound_card_prints_where_the_sound_went(tmp_path):
@@ -138,7 +138,7 @@ def test_other_engines_on_the_device(tmp_path, engine):
 
 TWO = r"""
 import json
-from companion.adapters.speaker import open_speaker
+from companion.outputs.speaker import open_speaker
 from companion.narration import Priority, catalog
 table = open_speaker("espeak-ng", "device", "fr")
 marie = open_speaker("espeak-ng", "device:default:left", "fr")
@@ -166,7 +166,7 @@ def test_table_and_two_private_channels_at_once(tmp_path):
 
 CAPTURE = r"""
 import sys
-from companion.adapters.speaker import open_speaker
+from companion.outputs.speaker import open_speaker
 from companion.narration import Priority
 sp = open_speaker("espeak-ng", sys.argv[1], "fr")
 sp.say("C'est au tour de Marie.", Priority.MESSAGE)
@@ -182,8 +182,8 @@ def test_what_reaches_the_device_is_the_speech_on_the_right_side(tmp_path, spec,
     (float32 samples, raw), so the test hears exactly what a headset would."""
     import numpy as np
 
-    from companion.adapters.speech_espeak import EspeakNgEngine
-    from companion.adapters.speech_trim import trim_leading
+    from companion.outputs.speech.espeak import EspeakNgEngine
+    from companion.outputs.speech.trim import trim_leading
 
     cap = tmp_path / "captured.raw"
     (tmp_path / ".asoundrc").write_text(

@@ -28,8 +28,8 @@ needs_server = pytest.mark.skipif(
 
 SCRIPT = r"""
 import json, time, threading
-from companion.adapters.speaker import open_speaker
-from companion.adapters.speech import get_engine
+from companion.outputs.speaker import open_speaker
+from companion.outputs.speech import get_engine
 from companion.narration import Priority, catalog
 out = {}
 eng = get_engine("speech-dispatcher")
@@ -91,10 +91,10 @@ def test_a_stalled_server_does_not_hang_the_companion(monkeypatch):
     import threading
     import types
 
-    from companion.adapters import speech as speech_mod
-    from companion.adapters.audio import NullSink
-    from companion.adapters.speaker import Speaker
     from companion.narration import Priority
+    from companion.outputs import speech as speech_mod
+    from companion.outputs.audio.sinks import NullSink
+    from companion.outputs.speaker import Speaker
 
     never = threading.Event()
 

@@ -5,9 +5,9 @@ import itertools
 import numpy as np
 import pytest
 
-from companion.adapters.earcons import MAX_MS, NAMES, earcon
 from companion.narration import Msg, catalog
 from companion.narration.message import Verbosity
+from companion.outputs.earcons import MAX_MS, NAMES, earcon
 
 EXPECTED = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking",
             "listen", "listened")

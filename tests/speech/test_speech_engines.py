@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from companion.adapters.speech import (
+from companion.outputs.speech import (
     AUTO_ORDER,
     RecordingEngine,
     SpeechError,
@@ -85,7 +85,7 @@ def test_espeak_text_starting_with_a_dash_is_spoken_not_an_option():
 @needs_espeak
 @pytest.mark.parametrize("backend", ["library", "process"])
 def test_espeak_stream_yields_early_chunks_and_can_be_cut(backend):
-    from companion.adapters.speech import EspeakNgEngine
+    from companion.outputs.speech import EspeakNgEngine
 
     eng = EspeakNgEngine(backend=backend)
     try:
@@ -105,7 +105,7 @@ def test_espeak_stream_yields_early_chunks_and_can_be_cut(backend):
 @needs_espeak
 @pytest.mark.parametrize("backend", ["library", "process"])
 def test_espeak_stream_not_started_is_stopped_on_close(backend):
-    from companion.adapters.speech import EspeakNgEngine
+    from companion.outputs.speech import EspeakNgEngine
 
     eng = EspeakNgEngine(backend=backend)
     try:
@@ -240,7 +240,7 @@ def test_recording_engine_duration_follows_text_and_rate():
 
 @needs_espeak
 def test_espeak_spare_processes_give_the_same_sound_and_are_bounded():
-    from companion.adapters.speech import EspeakNgEngine
+    from companion.outputs.speech import EspeakNgEngine
 
     eng = EspeakNgEngine(backend="process")
     try:

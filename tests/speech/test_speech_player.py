@@ -14,12 +14,13 @@ import time
 import numpy as np
 import pytest
 
-from companion.adapters.audio import BLOCK_MS, FileSink, NullSink, RecordingSink
-from companion.adapters.earcons import earcon
-from companion.adapters.profile import Profile
-from companion.adapters.speaker import Speaker, open_speaker
-from companion.adapters.speech import get_engine
 from companion.narration import Priority, catalog, spell
+from companion.outputs.audio.player import BLOCK_MS
+from companion.outputs.audio.sinks import FileSink, NullSink, RecordingSink
+from companion.outputs.earcons import earcon
+from companion.outputs.profile import Profile
+from companion.outputs.speaker import Speaker, open_speaker
+from companion.outputs.speech import get_engine
 
 LONG = "Une longue lecture des règles qui dure bien plus de quelques secondes, " * 3
 SHORT = "Marie joue."  # 11 characters: 0.24 s at FAST
@@ -429,7 +430,7 @@ class StuckStream:
 
 
 def test_a_stalled_sound_device_is_abandoned_not_waited_for(tmp_path, monkeypatch):
-    from companion.adapters.audio import DeviceSink
+    from companion.outputs.audio.sinks import DeviceSink
 
     monkeypatch.setattr(DeviceSink, "STALL_SECONDS", 0.3)
     sink = object.__new__(DeviceSink)
@@ -488,7 +489,7 @@ def test_a_failing_listener_does_not_stop_the_speech():
 def test_two_speakers_speak_at_once_with_real_espeak():
     """The table and a private channel: each sentence has its own synthesis (one waiting for
     its listener must not hold the other back)."""
-    from companion.adapters.speech_espeak import EspeakNgEngine
+    from companion.outputs.speech.espeak import EspeakNgEngine
 
     eng = EspeakNgEngine(backend="library")
     sinks = [GatedSink(at=30), GatedSink(at=30)]

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from companion.adapters.audio import RecordingSink
-from companion.adapters.profile import Profile
-from companion.adapters.speaker import Speaker
-from companion.adapters.speech import get_engine
 from companion.narration import Priority
+from companion.outputs.audio.sinks import RecordingSink
+from companion.outputs.profile import Profile
+from companion.outputs.speaker import Speaker
+from companion.outputs.speech import get_engine
 
 
 class FastSink(RecordingSink):

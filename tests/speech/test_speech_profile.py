@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from companion.adapters.audio import AudioUnavailable, FileSink, resample
-from companion.adapters.profile import Profile, profiles_dir
-from companion.adapters.speaker import OutputSpec, open_speaker, parse_output
 from companion.narration import Priority, catalog
+from companion.outputs.audio.sinks import AudioUnavailable, FileSink, resample
+from companion.outputs.profile import Profile, profiles_dir
+from companion.outputs.speaker import OutputSpec, open_speaker, parse_output
 
 
 def test_profile_defaults_save_and_load(tmp_path):
@@ -143,9 +143,9 @@ def test_file_in_place_of_a_device_holds_what_would_have_been_heard(tmp_path):
     held inside its 50th write while the input comes)."""
     import threading
 
-    from companion.adapters.audio import BLOCK_MS
-    from companion.adapters.speaker import Speaker
-    from companion.adapters.speech import get_engine
+    from companion.outputs.audio.player import BLOCK_MS
+    from companion.outputs.speaker import Speaker
+    from companion.outputs.speech import get_engine
 
     class Held(FileSink):
         def __init__(self, path):
@@ -190,7 +190,7 @@ def test_verbosity_as_the_narration_level(tmp_path):
 
 def test_pyttsx3_file_completion_check(tmp_path):
     """How the pyttsx3 wrapper knows a file is whole: by its data chunk, wherever it is."""
-    from companion.adapters.speech import _wav_complete
+    from companion.outputs.speech import _wav_complete
 
     wav = tmp_path / "a.wav"
     sf.write(str(wav), np.zeros(1000, dtype=np.float32), 22050, subtype="PCM_16")
@@ -210,7 +210,7 @@ def test_pyttsx3_file_completion_check(tmp_path):
 def test_a_device_that_never_opens_is_given_up(monkeypatch, tmp_path):
     import threading
 
-    from companion.adapters import speaker as speaker_mod
+    from companion.outputs import speaker as speaker_mod
 
     never = threading.Event()
 

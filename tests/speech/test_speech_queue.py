@@ -5,8 +5,8 @@ import itertools
 
 import pytest
 
-from companion.adapters.speech_queue import CUT_BY_INPUT, SpeechQueue, cuts_playing
 from companion.narration import Priority
+from companion.outputs.audio.policy import CUT_BY_INPUT, SpeechQueue, cuts_playing
 
 P = list(Priority)
 IMP, MSG, TXT, NOTE = Priority.IMPORTANT, Priority.MESSAGE, Priority.TEXT, Priority.NOTIFICATION

@@ -5,7 +5,7 @@ import shutil
 import numpy as np
 import pytest
 
-from companion.adapters.speech_trim import (
+from companion.outputs.speech.trim import (
     PREROLL_MS,
     THRESHOLD,
     THRESHOLD_DB,
@@ -99,7 +99,7 @@ def test_real_speech_loses_only_silence_and_plosives_start_sooner():
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from speech_latency import SENTENCES
 
-    from companion.adapters.speech_espeak import EspeakNgEngine
+    from companion.outputs.speech.espeak import EspeakNgEngine
 
     eng = EspeakNgEngine(backend="process")  # the espeak-ng program: the same sound every time
     try:

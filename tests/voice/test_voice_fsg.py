@@ -1,4 +1,4 @@
-"""The compact grammar the recogniser searches (`companion.voice.fsg`): the same sentences as
+"""The compact grammar the recogniser searches (`companion.inputs.voice.fsg`): the same sentences as
 the JSGF text, as likely as there, in far fewer states (no audio here)."""
 
 import math
@@ -8,11 +8,11 @@ from collections import defaultdict
 import pytest
 
 from companion.core import Match, Rng, find
-from companion.transcript import load
-from companion.voice.fsg import automaton
-from companion.voice.grammar import PhraseSet, tokens_of
-from companion.voice.pronounce import cmudict, cmudict_path
-from companion.voice.sayable import sayable_now
+from companion.inputs.voice.fsg import automaton
+from companion.inputs.voice.grammar import PhraseSet, tokens_of
+from companion.inputs.voice.pronounce import cmudict, cmudict_path
+from companion.inputs.voice.sayable import sayable_now
+from companion.session.transcript import load
 
 GRAMMAR = {
     "rules": [{"template": "je demande {token} à {player}", "command": "action"},
@@ -105,7 +105,7 @@ def test_the_probabilities_are_the_jsgf_ones():
 def test_the_shared_words_are_half_of_what_is_said_however_many_moves():
     """With the shared commands named, their phrases share `SHARED_SHARE` of the probability
     (each as likely as another), the game's phrases and templates the rest."""
-    from companion.voice import fsg
+    from companion.inputs.voice import fsg
 
     ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
     fa = automaton(ps, {"help", "repeat", "no"})

@@ -4,14 +4,14 @@ file -> VAD -> recogniser -> Line in the inbox -> the table loop and its core.""
 import numpy as np
 
 from companion.core import Match, Rng, find
-from companion.inbox import Inbox, Line
+from companion.inputs.voice import synth
+from companion.inputs.voice.listener import Listener
+from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.inputs.voice.sayable import sayable_now
+from companion.inputs.voice.sources import WavSource, write_wav
 from companion.session import Seat, Session
-from companion.transcript import load
-from companion.voice import synth
-from companion.voice.listener import Listener
-from companion.voice.recognizer import SphinxRecognizer
-from companion.voice.sayable import sayable_now
-from companion.voice.sources import WavSource, write_wav
+from companion.session.inbox import Inbox, Line
+from companion.session.transcript import load
 from tests.voice.needs import need_voice
 
 
@@ -83,7 +83,7 @@ def test_a_whole_2kissa10_game_played_by_voice(tmp_path):
 
 def test_not_listening_while_the_companion_speaks_unless_barge_in(tmp_path):
     need_voice()
-    from companion.voice.grammar import PhraseSet
+    from companion.inputs.voice.grammar import PhraseSet
 
     phrases = PhraseSet.build([("help", "help"), ("repeat", "repeat"), ("status", "status")])
     recognizer = SphinxRecognizer("en")
@@ -106,7 +106,7 @@ def test_a_recording_read_at_full_speed_waits_while_the_companion_speaks(tmp_pat
     need_voice()
     import threading
 
-    from companion.voice.grammar import PhraseSet
+    from companion.inputs.voice.grammar import PhraseSet
 
     phrases = PhraseSet.build([("help", "help"), ("repeat", "repeat"), ("status", "status")])
     wav = tmp_path / "two.wav"
@@ -144,7 +144,7 @@ def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
     need_voice()
     import argparse
 
-    from companion.voice.table import add_voice_args, parse_specs, start_voice
+    from companion.inputs.voice.table import add_voice_args, parse_specs, start_voice
 
     p = argparse.ArgumentParser()
     add_voice_args(p)

@@ -4,10 +4,10 @@ import pytest
 
 from companion.core import Match, find
 from companion.games.base import Act, Confirm, action_command
-from companion.transcript import load
-from companion.voice.grammar import PhraseSet, fold_token, words_of
-from companion.voice.pronounce import ipa_to_cmu
-from companion.voice.sayable import sayable_now
+from companion.inputs.voice.grammar import PhraseSet, fold_token, words_of
+from companion.inputs.voice.pronounce import ipa_to_cmu
+from companion.inputs.voice.sayable import sayable_now
+from companion.session.transcript import load
 
 GRAMMAR = {
     "game": "kikoi", "lang": "fr",
@@ -103,7 +103,7 @@ def test_a_wake_word_must_come_first_and_is_not_part_of_the_line():
 
 
 def test_a_speaker_may_name_themselves_first_or_alone():
-    from companion.voice.grammar import SPEAKER
+    from companion.inputs.voice.grammar import SPEAKER
 
     ps = PhraseSet.build([("mon plateau", "board"), ("pousse quatre", "action:4")], None, "fr").with_speakers(["Paul", "Zoé"])
     jsgf = ps.jsgf()
@@ -128,8 +128,8 @@ def test_no_yes_word_sounds_like_a_no_word(lang):
     """« oui » and « non » decide whether a read-back move is played: no word for one may be a
     phone away from a word for the other in what the recogniser hears (measured: English "go",
     a yes, was heard as "no" in 4 of 4 utterances of it; it is no longer a yes)."""
-    from companion.phrases.tables import groups, words
-    from companion.voice.pronounce import Lexicon
+    from companion.inputs.voice.pronounce import Lexicon
+    from companion.language.tables import groups, words
     from tests.voice.needs import need_voice
 
     need_voice()
@@ -155,7 +155,7 @@ def test_no_yes_word_sounds_like_a_no_word(lang):
 def test_a_capital_letter_alone_is_said_by_its_name():
     """« A2 », « column A »: the letter A, never the article's schwa (which fits any short
     sound: « help » was heard as « A2 »); the article keeps both of CMUdict's pronunciations."""
-    from companion.voice.pronounce import Lexicon
+    from companion.inputs.voice.pronounce import Lexicon
 
     assert Lexicon("en").pronounce({"a": "A", "b": "B"}) == {"a": ("EY",), "b": ("B IY",)}
     assert Lexicon("en").pronounce({"a": "a"}) == {"a": ("AH", "EY")}

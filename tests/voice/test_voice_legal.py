@@ -5,12 +5,12 @@ import random
 import time
 
 from companion.core import Match, Rng, find
-from companion.transcript import load
-from companion.voice import synth
-from companion.voice.grammar import tokens_of
-from companion.voice.legal import LegalMoves
-from companion.voice.recognizer import CORRECTED_CONFIDENCE, SphinxRecognizer
-from companion.voice.sayable import sayable_now
+from companion.inputs.voice import synth
+from companion.inputs.voice.grammar import tokens_of
+from companion.inputs.voice.legal import LegalMoves
+from companion.inputs.voice.recognizer import CORRECTED_CONFIDENCE, SphinxRecognizer
+from companion.inputs.voice.sayable import sayable_now
+from companion.session.transcript import load
 from tests.voice.needs import need_voice
 
 

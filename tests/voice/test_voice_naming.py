@@ -7,17 +7,17 @@ import argparse
 import numpy as np
 
 from companion.core import Match, find
-from companion.inbox import Inbox, Line
+from companion.inputs.voice import synth
+from companion.inputs.voice.listener import NAMED_FOR_S, Listener
+from companion.inputs.voice.options import add_voice_args
+from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.inputs.voice.sayable import sayable_now
+from companion.inputs.voice.sources import WavSource, write_wav
+from companion.inputs.voice.table import start_voice, table_speakers
 from companion.session import Seat, Session
+from companion.session.inbox import Inbox, Line
 from companion.session.outputs import InputTaken
-from companion.transcript import load
-from companion.voice import synth
-from companion.voice.listener import NAMED_FOR_S, Listener
-from companion.voice.options import add_voice_args
-from companion.voice.recognizer import SphinxRecognizer
-from companion.voice.sayable import sayable_now
-from companion.voice.sources import WavSource, write_wav
-from companion.voice.table import start_voice, table_speakers
+from companion.session.transcript import load
 from tests.voice.needs import need_voice
 
 NAMES = ["Chloé", "Paul", "Zoé"]
@@ -113,9 +113,9 @@ def test_a_named_line_is_as_sure_as_the_same_line_unnamed():
     """The confidence compares what was heard with the whole of what was said, the speaker's
     name included: naming oneself must not make a move read back more often."""
     need_voice()
-    from companion.voice import synth
-    from companion.voice.grammar import PhraseSet
-    from companion.voice.recognizer import SphinxRecognizer
+    from companion.inputs.voice import synth
+    from companion.inputs.voice.grammar import PhraseSet
+    from companion.inputs.voice.recognizer import SphinxRecognizer
 
     phrases = PhraseSet.build([("help", "help"), ("status", "status"), ("repeat", "repeat"),
                                ("my board", "board")]).with_speakers(["Paul", "Zoé"])
@@ -132,8 +132,8 @@ def test_vosk_is_given_the_named_sentences_too():
     model can be had here, so its phrase list is checked without loading one)."""
     import json
 
-    from companion.voice.grammar import PhraseSet
-    from companion.voice.recognizer import VoskRecognizer
+    from companion.inputs.voice.grammar import PhraseSet
+    from companion.inputs.voice.recognizer import VoskRecognizer
 
     phrases = PhraseSet.build([("status", "status")]).with_speakers(["Paul"])
     rec = VoskRecognizer.__new__(VoskRecognizer)  # no model needed to set its phrases

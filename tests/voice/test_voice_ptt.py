@@ -6,13 +6,13 @@ import argparse
 
 import numpy as np
 
-from companion.inbox import Closed, Inbox, Line
-from companion.voice import synth
-from companion.voice.grammar import PhraseSet
-from companion.voice.listener import Listener, TalkGate, earcon_name
-from companion.voice.options import add_voice_args
-from companion.voice.recognizer import SphinxRecognizer
-from companion.voice.table import TalkKey, keyboard_inbox
+from companion.inputs.voice import synth
+from companion.inputs.voice.grammar import PhraseSet
+from companion.inputs.voice.listener import Listener, TalkGate, earcon_name
+from companion.inputs.voice.options import add_voice_args
+from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.inputs.voice.table import TalkKey, keyboard_inbox
+from companion.session.inbox import Closed, Inbox, Line
 from tests.voice.needs import need_voice
 
 PHRASES = PhraseSet.build([("help", "help"), ("status", "status"), ("repeat", "repeat")]).with_speakers(["Paul", "Zoé"])

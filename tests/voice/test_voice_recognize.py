@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 from companion.core import Match, find
-from companion.transcript import load
-from companion.voice import synth
-from companion.voice.recognizer import (
+from companion.inputs.voice import synth
+from companion.inputs.voice.recognizer import (
     NoModel,
     SphinxRecognizer,
     VoskRecognizer,
     no_model_message,
     open_recognizer,
 )
-from companion.voice.sayable import sayable_now
-from companion.voice.sources import write_wav
+from companion.inputs.voice.sayable import sayable_now
+from companion.inputs.voice.sources import write_wav
+from companion.session.transcript import load
 from tests.voice.needs import need_voice
 
 SHARED = ("help", "repeat", "status", "undo", "yes", "no")
@@ -79,7 +79,7 @@ def _changes_state(command):
 
 
 def test_names_outside_the_dictionary_get_pronunciations_and_are_heard(recognizer):
-    from companion.voice.grammar import PhraseSet
+    from companion.inputs.voice.grammar import PhraseSet
 
     ps = PhraseSet.build([("ask Zoé for kigliss sleep", "a"), ("ask Chloé for kimouss house", "b"),
                           ("ask Paul for kiboss bike", "c"), ("help", "help")])
@@ -111,7 +111,7 @@ def test_vosk_without_a_model_says_where_to_put_one(tmp_path, capsys):
     assert no_model_message("en", tmp_path).startswith(f"No speech model for this language in {tmp_path}.")
     with pytest.raises(NoModel):
         open_recognizer("fr", tmp_path)
-    from companion.voice.cli import voice_main
+    from companion.cli.voice import voice_main
 
     wav = tmp_path / "x.wav"
     write_wav(wav, np.zeros(1600, np.int16))
@@ -124,7 +124,7 @@ def test_vosk_without_a_model_says_where_to_put_one(tmp_path, capsys):
 
 
 def test_cli_recognize_prints_a_listed_phrase(recognizer, tmp_path, capsys):
-    from companion.voice.cli import voice_main
+    from companion.cli.voice import voice_main
 
     game, ui, _ = load(find("goodfortune"))
     match = Match(game, ["Marie", "Paul"], 1)

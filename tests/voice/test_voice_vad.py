@@ -4,8 +4,8 @@ pink like a fan's rumble), and does not cut one command in two."""
 import numpy as np
 import pytest
 
-from companion.voice import synth
-from companion.voice.vad import Segmenter
+from companion.inputs.voice import synth
+from companion.inputs.voice.vad import Segmenter
 from tests.voice.needs import need_voice
 
 PAIRS = [("help", "status"), ("push four", "repeat"), ("ten times fifty equals five hundred", "yes"),

@@ -1,5 +1,5 @@
 """A real KIKOI game driven from one inbox by the table loop, with seats' pages and terminals
-as channels: the wiring of `companion play --web` (companion/runner.py `_run`)."""
+as channels: the wiring of `companion play --web` (companion/cli/runner.py `_run`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.cli.runner import make_session
 from companion.core import find
-from companion.inbox import Inbox, Tick
+from companion.inputs.web.hub import WebHub
+from companion.inputs.web.seats import SeatBook, release_target
 from companion.narration import catalog
-from companion.runner import make_session
 from companion.session import Session, TableLoop
-from companion.transcript import load
-from companion.web.hub import WebHub
-from companion.web.seats import SeatBook, release_target
+from companion.session.inbox import Inbox, Tick
+from companion.session.transcript import load
 
 
 class Table:
@@ -41,7 +41,7 @@ class Table:
                           port=0, book=self.book) if web else None
         self.join = None
         if socket is not None:
-            from companion.adapters.join import JoinServer
+            from companion.inputs.terminal import JoinServer
 
             self.join = JoinServer(self.book, ["fr"] * len(self.names), socket)
         self.session.core.release_target = lambda text: release_target(text, self.names)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.inbox import Device, Inbox, Line
-from companion.web import SeatBook, SeatClaimed, SeatReleased, release_target
-from companion.web.hub import MAX_LINE, PREFIX, RATE_LINES, WebHub
+from companion.inputs.web import SeatBook, SeatClaimed, SeatReleased, release_target
+from companion.inputs.web.hub import MAX_LINE, PREFIX, RATE_LINES, WebHub
+from companion.session.inbox import Device, Inbox, Line
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.inbox import Line
+from companion.session.inbox import Line
 from tests.browser import require_chromium
 from tests.web.harness import Table
 

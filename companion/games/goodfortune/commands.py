@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import phrases as tables
+from companion import language as tables
 from companion.core import Event, IllegalAction, Match
 from companion.core.text import fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Seq
+from companion.language import find_players, number_spans
 from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import find_players, number_spans
 
 from . import narration
 from .notation import find_charms, number_items, numbers_in
@@ -24,7 +24,7 @@ from .scoring import score
 from .speech import charm_msg, groups_msg, points_msg, tile_msg, tiles_msg
 from .tiles import N_TILES
 
-# The words are data: `companion/phrases/<lang>/goodfortune.json` ("words", "end"), every
+# The words are data: `companion/language/<lang>/goodfortune.json` ("words", "end"), every
 # language at once.
 
 

@@ -146,7 +146,7 @@ def load_partial(path: Path) -> list[Tile]:
 
 def save_partial(path: Path, entry: DeckEntry) -> None:
     text = "# Good Fortune deck being entered (companion goodfortune deck new); do not edit\n"
-    from companion.files import write_text_atomic
+    from companion.saves.files import write_text_atomic
 
     write_text_atomic(partial_path(path), text + "".join(f"{t}\n" for t in entry.tiles))
 

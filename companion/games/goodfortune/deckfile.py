@@ -36,7 +36,7 @@ def parse_text(text: str, default_name: str) -> Deck:
     name = default_name
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        from companion.files import InputFileError, load_json_text
+        from companion.saves.files import InputFileError, load_json_text
 
         try:
             data = load_json_text(stripped, "the deck file", max_depth=4)
@@ -96,7 +96,7 @@ def set_default(path: str | Path | None) -> None:
     if path is None:
         pointer.unlink(missing_ok=True)
         return
-    from companion.files import write_text_atomic
+    from companion.saves.files import write_text_atomic
 
     write_text_atomic(pointer, str(Path(path).expanduser().resolve()) + "\n")
 
@@ -115,7 +115,7 @@ def load(spec: str) -> Deck:
                              *exc.problems]) from exc
     if spec == SYNTHETIC:
         return synthetic()
-    from companion.files import InputFileError, read_input
+    from companion.saves.files import InputFileError, read_input
 
     path = Path(spec).expanduser()
     try:
@@ -130,6 +130,6 @@ def dumps(deck: Deck) -> str:
 
 
 def save(deck: Deck, path: str | Path) -> None:
-    from companion.files import write_text_atomic
+    from companion.saves.files import write_text_atomic
 
     write_text_atomic(Path(path).expanduser(), dumps(deck))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from companion.core.text import fold
-from companion.phrases import cached, groups, number_spans
-from companion.phrases import numbers_in as read_numbers
+from companion.language import cached, groups, number_spans
+from companion.language import numbers_in as read_numbers
 
 from .tiles import CHARMS, DIE_VALUES, N_TILES, Tile
 
@@ -71,8 +71,8 @@ def format_tile(tile: Tile) -> str:
 
 # --- spoken forms ------------------------------------------------------------------------
 
-# The spoken names of the charms are data: `companion/phrases/<lang>/goodfortune.json`
-# ("charm"), every language at once; numbers are read by `companion.phrases` (digits, words).
+# The spoken names of the charms are data: `companion/language/<lang>/goodfortune.json`
+# ("charm"), every language at once; numbers are read by `companion.language` (digits, words).
 
 
 @cached

@@ -1,5 +1,5 @@
 """What Good Fortune players can say now: the templates and spoken forms of
-`companion/phrases/<lang>/goodfortune.json`, filled with the numbers, ends and charms of the
+`companion/language/<lang>/goodfortune.json`, filled with the numbers, ends and charms of the
 state. Numbers are said in words (« douze », "twelve"); digits are understood as well.
 """
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.core import Match
 from companion.games.base import GameUI, action_command
-from companion.phrases import Builder, fill, spell, spoken
+from companion.language import Builder, fill, spell, spoken
 
 from .rules import Declare, Place, Push
 from .tiles import N_TILES

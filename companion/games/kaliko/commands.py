@@ -22,7 +22,7 @@ At a physical table (option `physical`) the tiles drawn from the real bag are to
 40 », « 12 », « rouge 3 5 blanc 7 9 bleu 11 1 » (colours and hours as the tile lies), « 01B 23R
 45W »; a line led by another command word stays a reading (« main », « tuile 2 »).
 
-Every word list is data: `companion/phrases/<lang>/kaliko.json` (`words`, `colours`,
+Every word list is data: `companion/language/<lang>/kaliko.json` (`words`, `colours`,
 `shapes`, `filler`...), read in every language at once; numbers go through the shared reader.
 """
 
@@ -36,8 +36,8 @@ from typing import Any
 
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
+from companion.language import groups, number_at
 from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import groups, number_at
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
@@ -72,7 +72,7 @@ from .tiles import (
 
 
 class _Words(Mapping[str, tuple[str, ...]]):
-    """The command words (`words` of `companion/phrases/<lang>/kaliko.json`, every language
+    """The command words (`words` of `companion/language/<lang>/kaliko.json`, every language
     merged and folded), read live: a language added as data is understood at once."""
 
     def __getitem__(self, key: str) -> tuple[str, ...]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 
 from companion.core import fold
+from companion.language import cached, groups, words
 from companion.narration import Msg
-from companion.phrases import cached, groups, words
 
 from .tiles import COLOURS, DIRS, parse_segments
 

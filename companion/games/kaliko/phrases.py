@@ -1,6 +1,6 @@
 """What Kaliko players can say now, in forms the command parser (`commands.py`) reads.
 
-Templates are data (`companion/phrases/<lang>/kaliko.json`). Cells are said as the companion
+Templates are data (`companion/language/<lang>/kaliko.json`). Cells are said as the companion
 says them (« 1 h 1 puis 3 h 1 », `notation.cell_msg` rendered in the listener's language).
 
 A play is built step by step (take, place, turn, play); said in one line, its steps are
@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.core import IllegalAction, Match
 from companion.games.base import Act, Answer, GameUI, Intent, Refuse, action_command
+from companion.language import Builder, cached, fill, groups, number_at, spoken, words
 from companion.narration import Priority, Raw, catalog, say
-from companion.phrases import Builder, cached, fill, groups, number_at, spoken, words
 
 from .finder import all_plays, constraints_key, open_ends
 from .notation import cell_msg, clock, edge_of_clock

@@ -13,11 +13,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from companion import phrases as tables
+from companion import language as tables
 from companion.core import Event, IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse
+from companion.language import find_players, strip_players, yes_no
 from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import find_players, strip_players, yes_no
 
 from . import narration
 from .notation import Found, find_tokens, scan
@@ -43,7 +43,7 @@ from .rules import (
 )
 from .tokens import KIKOI, KIPIRAT, MOMENTS, RED, token_from_id, token_id, white
 
-# The words are data: `companion/phrases/<lang>/kikoi.json` ("words"), every language at once;
+# The words are data: `companion/language/<lang>/kikoi.json` ("words"), every language at once;
 # "tout le monde" / "everyone" comes from the shared table.
 
 

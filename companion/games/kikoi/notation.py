@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass
 
 from companion.core import fold
-from companion.phrases import cached, close_match, groups
+from companion.language import cached, close_match, groups
 
 from .tokens import KIKOI, MOMENTS, N_WHITE, RED, token_from_id, token_id, white
 
 # The words of each KIKOI (names and textures), each moment (symbols) and each red token are
-# data: `companion/phrases/<lang>/kikoi.json` ("kikoi", "moment", "red"), every language at once.
+# data: `companion/language/<lang>/kikoi.json` ("kikoi", "moment", "red"), every language at once.
 
 
 def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:

@@ -1,5 +1,5 @@
 """What KIKOI players can say now: the templates and spoken forms of
-`companion/phrases/<lang>/kikoi.json`, filled with the tokens, players and KIKOI of the state.
+`companion/language/<lang>/kikoi.json`, filled with the tokens, players and KIKOI of the state.
 
 Canonical forms are the companion's own: a token is said as the narration says it
 (« le Kigliss qui dort », "Kigliss sleeping"), so what a player hears they can say back.
@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core import Match
 from companion.games.base import GameUI, action_command
-from companion.phrases import Builder, fill, spoken
+from companion.language import Builder, fill, spoken
 
 from .rules import ALL, DrawBlind, Drew, Pass, Pirate, RedsIn, Reply
 from .rules import Ask as AskAction

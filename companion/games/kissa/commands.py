@@ -15,8 +15,8 @@ the bag (« sept », "jeton 7", or the token on the reader) goes in the next cel
 by the table: `chance` / `told`); "commencer"/"start" starts, "pas de solution"/"no solution"
 declares (TA-7 R3).
 
-The words are data: `companion/phrases/<lang>/kissa.json` (operators, directions, query and
-answer words), and the shared readers of `companion.phrases` read numbers in words, places in
+The words are data: `companion/language/<lang>/kissa.json` (operators, directions, query and
+answer words), and the shared readers of `companion.language` read numbers in words, places in
 a list (« le deuxième », « le dernier ») and players' names. Only the notation is code: cells
 ``A1``…``J10`` (RULES §7) and the signs' shapes.
 """
@@ -28,11 +28,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from companion import phrases as tables
+from companion import language as tables
 from companion.core import IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, Confirm, GameUI, Intent, Refuse, named
-from companion.narration import Msg, Priority, Raw, Utterance, say
-from companion.phrases import (
+from companion.language import (
     LAST,
     find_players,
     is_ordinal,
@@ -41,6 +40,7 @@ from companion.phrases import (
     read_number,
     yes_no,
 )
+from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration
 from .finder import COLUMNS, EMPTY, PLUS, SIZE, TIMES, token_value, value_of

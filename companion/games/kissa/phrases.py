@@ -1,6 +1,6 @@
 """What 2kissa10 players can say now, in forms the command parser (`commands.py`) reads.
 
-Templates are data (`companion/phrases/<lang>/kissa.json`); a move is said as the companion
+Templates are data (`companion/language/<lang>/kissa.json`); a move is said as the companion
 says it (« 10 en A1 plus 29 en C4 vers le bas égale 39 en E2 »: `narration.equation_msg`
 rendered in the listener's language), so what a player hears they can say back. A full
 board has tens of thousands of moves: beyond the builder's limit (2,000) an even sample with
@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.core import Match
 from companion.games.base import GameUI, action_command
+from companion.language import Builder, fill, spoken
 from companion.narration import catalog
-from companion.phrases import Builder, fill, spoken
 
 from .finder import COLUMNS, PLUS, SIZE, TIMES, value_of
 from .narration import equation_msg, number_msg

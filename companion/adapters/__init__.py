@@ -1,1 +1,0 @@
-"""The only code that touches devices. Empty of imports on purpose: the CLI must start fast."""

@@ -1,0 +1,298 @@
+"""One microphone (or WAV file) as an input of the table: sound -> utterances -> lines.
+
+The listener runs in its own thread: it cuts the sound into utterances (VAD), recognises
+each against what is sayable *now* (`phrases()` is asked at every utterance, and the
+recogniser recompiles its grammar only when the answer changed), and posts
+`Line(text=<the listed phrase>, seat, source="voice", confidence=c)` to the inbox. Nothing
+else: the table loop alone touches the match.
+
+With one microphone for the table, a player may name themselves first (« Paul : mon
+plateau »; the names are in the grammar, `PhraseSet.speakers`): the line is then posted as
+typed, ``"Paul: mon plateau"``, and the session takes it as Paul's. A name said alone
+(« Paul… », the VAD cutting at the pause) names the speaker of the next utterance.
+
+It does not listen to the companion: while a speaker `is_speaking()` (when the speaker has
+that method) sound is dropped, unless `barge_in` (players wearing headphones), where the
+start of an utterance cuts the companion off instead.
+
+Push-to-talk (`gate`, a `TalkGate`): sound is dropped until the gate is opened (a key at the
+keyboard, see `companion.inputs.voice.table.TalkKey`); an earcon says the microphone is open, one
+utterance is heard, and another earcon says it is closed (the error earcon when nothing
+listed was heard).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.session.inbox import Inbox, Line
+
+from .grammar import SPEAKER, PhraseSet
+from .recognizer import Recognizer, Result
+from .vad import FRAME, Segmenter, Utterance
+
+#: a name said alone names the speaker of the next utterance if it starts within this many
+#: seconds of sound (a stale name must not make a later command someone else's)
+NAMED_FOR_S = 4.0
+
+#: a recording read as fast as possible waits this long after the session took its line, for
+#: the answer to start (then for the answer to end)
+TURN_SETTLE_S = 0.2
+
+#: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
+EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
+
+
+def earcon_name(kind: str) -> str:
+    """The earcon to play for `kind` ("open", "close", "nothing")."""
+    return EARCONS[kind]
+
+
+class TalkGate:
+    """Push-to-talk: closed, the listener hears nothing; `open()` lets one utterance through.
+    Thread-safe (the keyboard thread opens, the listener's closes)."""
+
+    def __init__(self, speaker: Any = None, key: str = "") -> None:
+        self.speaker = speaker
+        self.key = key  # the word typed to open it ("": Enter on an empty line)
+        self._open = threading.Event()
+        self.opened = 0  # how many times it was opened (the figures, the tests)
+
+    @property
+    def is_open(self) -> bool:
+        return self._open.is_set()
+
+    def open(self) -> None:
+        if not self._open.is_set():
+            self.opened += 1
+            self._open.set()
+            self._earcon("open")
+
+    def close(self, kind: str = "close") -> None:
+        if self._open.is_set():
+            self._open.clear()
+            self._earcon(kind)
+
+    def toggle(self) -> None:
+        """The key pressed: open, or close again when nothing was said yet."""
+        if self.is_open:
+            self.close()
+        else:
+            self.open()
+
+    def _earcon(self, kind: str) -> None:
+        play = getattr(self.speaker, "play_earcon", None)
+        if callable(play):
+            play(earcon_name(kind))
+
+
+@dataclass
+class Heard:
+    """One utterance and what became of it (for `companion voice test` and the figures)."""
+
+    result: Result
+    utterance: Utterance
+    decided_at: float  # monotonic time when the VAD decided the utterance had ended
+    posted_at: float | None  # when its line reached the inbox (None: nothing recognised)
+    posted: Line | None = None  # the line posted, as the session gets it
+    speaker: str | None = None  # the player who named themselves (« Paul : … »), if any
+
+    @property
+    def latency(self) -> float | None:
+        """VAD decision -> line in the inbox, seconds."""
+        return None if self.posted_at is None else self.posted_at - self.decided_at
+
+    @property
+    def latency_from_voice(self) -> float | None:
+        """Last voiced sample -> line in the inbox, seconds (the hangover included)."""
+        if self.latency is None:
+            return None
+        return self.utterance.decided - self.utterance.last_voiced + self.latency
+
+
+@dataclass
+class Listener:
+    source: Iterable[np.ndarray]
+    recognizer: Recognizer
+    inbox: Inbox
+    phrases: Callable[[], PhraseSet]
+    seat: int | None = None
+    speaker: Any = None
+    barge_in: bool = False
+    segmenter: Segmenter = field(default_factory=Segmenter)
+    on_heard: Callable[[Heard], None] | None = None
+    heard: list[Heard] = field(default_factory=list)
+    muted_chunks: int = 0
+    #: push-to-talk: None listens all the time
+    gate: TalkGate | None = None
+    #: decode while the player speaks when the recogniser can (False: the whole utterance
+    #: once it has ended, as before; for the baseline of bench/voice_latency.py)
+    streaming: bool = True
+    #: a recording read as fast as possible takes turns with the table (`companion play
+    #: --voice-input` without `--voice-realtime`): it is not read while the companion speaks,
+    #: nor after a line until the session has taken it and answered. A microphone, or a
+    #: recording played as one, is dropped while the companion speaks instead: those commands
+    #: would be lost, and the first ones were, while the game's opening was said.
+    takes_turns: bool = False
+
+    def __post_init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._posted = False
+        self._stop = threading.Event()
+        self._said_by: tuple[str, float] | None = None  # a name said alone, and when: the next utterance is theirs
+        self._current: PhraseSet | None = None
+
+    # ------------------------------------------------------------------ running
+    def start(self) -> Listener:
+        """Listen in a thread, once the model and the first grammar are loaded (their errors
+        are raised here). They are loaded in that thread: every later grammar is built there,
+        and the memory an old one frees is only reused by the same thread (glibc's arenas:
+        2kissa10's second grammar took 46 MB more when the first was built elsewhere)."""
+        ready = threading.Event()
+        failed: list[BaseException] = []
+
+        def first_then_run() -> None:
+            try:
+                self._set_phrases()
+            except BaseException as exc:  # noqa: BLE001 - handed to start(), which raises it
+                failed.append(exc)
+                return
+            finally:
+                ready.set()
+            self.run()
+
+        self._thread = threading.Thread(target=first_then_run, name="voice-listener", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failed:
+            raise failed[0]
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        close = getattr(self.source, "close", None)
+        if callable(close):
+            close()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _speaking(self) -> bool:
+        fn = getattr(self.speaker, "is_speaking", None)
+        return bool(fn()) if callable(fn) else False
+
+    def _set_phrases(self) -> None:
+        self._current = self.phrases()
+        self.recognizer.set_phrases(self._current)
+
+    def run(self) -> None:
+        seg = self.segmenter
+        rec = self.recognizer
+        streaming = self.streaming and all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
+        active = False
+        fed = 0
+        for chunk in self.source:
+            if self._stop.is_set():
+                break
+            if self.takes_turns and not self.barge_in:
+                self._wait_turn()
+            speaking = self._speaking()
+            closed = self.gate is not None and not self.gate.is_open
+            if (speaking and not self.barge_in) or closed:
+                self.muted_chunks += 1
+                seg.reset()  # what the companion says is not a command; nor is talk before the key
+                if closed and not speaking:
+                    seg.note_floor(chunk)  # the room's noise, for when the key is pressed
+                else:
+                    seg.t += len(chunk) / 16000
+                if active:
+                    rec.finish()  # type: ignore[attr-defined]
+                    active = False
+                continue
+            was = seg.in_speech
+            for utt in seg.feed_samples(chunk):
+                if streaming and active:
+                    decided = time.monotonic()
+                    rec.feed(utt.pcm[fed * FRAME:])  # type: ignore[attr-defined]
+                    self._done(utt, rec.finish(), decided)  # type: ignore[attr-defined]
+                    active = False
+                else:
+                    self._handle(utt)
+            if streaming and seg.in_speech:
+                if not active:  # an utterance began: decode it while it is said
+                    self._set_phrases()
+                    rec.begin()  # type: ignore[attr-defined]
+                    active, fed = True, 0
+                rec.feed(np.concatenate(seg.frames[fed:]) if len(seg.frames) > fed else np.zeros(0, np.int16))  # type: ignore[attr-defined]
+                fed = len(seg.frames)
+            elif streaming and active:  # it ended too short to be a command
+                rec.finish()  # type: ignore[attr-defined]
+                active = False
+            if speaking and self.barge_in and seg.in_speech and not was:
+                interrupt = getattr(self.speaker, "interrupt", None)
+                if callable(interrupt):
+                    interrupt()
+        last = seg.flush()
+        if last is not None:
+            if streaming and active:
+                decided = time.monotonic()
+                rec.feed(last.pcm[fed * FRAME:])  # type: ignore[attr-defined]
+                self._done(last, rec.finish(), decided)  # type: ignore[attr-defined]
+            else:
+                self._handle(last)
+        elif streaming and active:
+            rec.finish()  # type: ignore[attr-defined]
+
+    def _wait_turn(self) -> None:
+        """Until the line posted last is taken and answered, and the companion is silent."""
+        while not self._stop.is_set():
+            if self._posted and not self.inbox.empty():
+                time.sleep(0.01)
+            elif self._posted:
+                self._posted = False
+                time.sleep(TURN_SETTLE_S)  # the session starts its answer
+            elif self._speaking():
+                time.sleep(0.01)
+            else:
+                return
+
+    def _handle(self, utt: Utterance) -> None:
+        decided = time.monotonic()
+        self._set_phrases()
+        self._done(utt, self.recognizer.recognize(utt.pcm), decided)
+
+    def _done(self, utt: Utterance, result: Result, decided: float) -> None:
+        posted_at = None
+        line = None
+        match = self._current.resolve(result.text) if result.line is not None and self._current is not None else None
+        named = match.speaker if match is not None else None
+        if match is not None and match.command == SPEAKER and named is not None:
+            # « Paul… » alone: the next utterance is Paul's (the microphone stays open)
+            self._said_by = (named, utt.decided)
+        else:
+            before = self._said_by
+            self._said_by = None
+            who = named or (before[0] if before is not None and utt.start - before[1] <= NAMED_FOR_S else None)
+            if self.gate is not None:
+                self.gate.close("close" if result.line is not None else "nothing")
+            if result.line is not None:
+                # as typed: « Paul: mon plateau » is Paul's line (the session's own reading of a name)
+                text = f"{who}: {result.line}" if who and self.seat is None else result.line
+                line = Line(text=text, seat=self.seat, source="voice", confidence=result.confidence)
+                self.inbox.post(line)
+                posted_at = time.monotonic()
+                self._posted = True
+            named = who
+        heard = Heard(result, utt, decided, posted_at, line, named)
+        self.heard.append(heard)
+        if self.on_heard is not None:
+            self.on_heard(heard)

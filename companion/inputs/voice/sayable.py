@@ -1,0 +1,57 @@
+"""What may be said now, from the game: `sayable_now(ui, match, seat, lang)`.
+
+The game's `GameUI.phrases(match, seat, lang)` (the `companion phrases` contract) gives the
+concrete (phrase, command) pairs — the shared words and every legal action in one canonical
+spoken form — and the slot grammar; the recogniser is restricted to exactly those, so a
+recognised phrase always means what the list says it means.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from .grammar import PhraseSet, tokens_of
+
+
+def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None = None) -> PhraseSet:
+    """The phrases `seat` may say now, in `lang`, ready for a recogniser. With `limit`, only
+    the shared words and the first `limit` listed moves, without the slot grammar (a small
+    grammar: for tests and demos on slow machines)."""
+    got = ui.phrases(match, seat, lang=lang)
+    if limit is None:
+        ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
+        if ps.sampled:
+            ps.every_move = every_move(ui, match, seat, lang)
+        return ps
+    moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
+    others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
+    return PhraseSet.build(others + moves, None, lang)
+
+
+def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], list[str]]:
+    """Every legal move for `seat` now, as its grammar tokens joined by spaces (« 2 at g 5
+    plus… »), made once when first asked (thread-safe). Only the tokens are kept: 2kissa10's
+    95,000 moves take 10 MB so, three times that with their phrases and commands."""
+    made: list[list[str]] = []
+    lock = threading.Lock()
+
+    def moves() -> list[str]:
+        with lock:
+            if not made:
+                everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize, commands=False)
+                made.append([" ".join(tokens_of(p)) for p, c in everything.concrete if c == "action"])
+            return made[0]
+    return moves
+
+
+def shared_commands(lang: str) -> set[str]:
+    """The commands of the words every game shares (help, repeat, status…), from the tables."""
+    from companion.language import shared_phrases
+
+    return {command for _phrase, command in shared_phrases(lang)}
+
+
+__all__ = ["every_move", "sayable_now", "shared_commands"]

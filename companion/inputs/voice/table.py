@@ -1,0 +1,160 @@
+"""Voice at the table: the `play`/`resume` options and the listeners they start.
+
+For the lead to wire into `companion play` (runner and the table loop are not this
+package's): `add_voice_args(parser)` adds the options; `start_voice(args, session, inbox)`
+starts one listener per microphone (or WAV file), each posting `Line(source="voice")` to the
+inbox, with what is sayable asked from the session's state at every utterance.
+
+    --voice                 the default microphone (the speaker is the player to move, or
+                            says their name first)
+    --voice DEVICE=SEAT     a microphone per seat (index or name of the device; repeatable)
+    --voice-input FILE.wav  a recording instead of a microphone (tests, demos), read as fast as
+                            possible, each command once the companion answered the one before
+    --voice-realtime        play the recording at real speed, as a microphone
+    --voice-model DIR       a vosk model folder (French: vosk-model-small-fr)
+    --barge-in              listen while the companion speaks (headphones): speaking cuts it off
+    --voice-wake WORD       every command starts with WORD (« compagnon aide »), for noisy tables
+    --voice-ptt [WORD]      push-to-talk: Enter on an empty line (or WORD typed) opens the
+                            microphones for one command; earcons say when they open and close
+
+With one microphone for several players, each may name themselves first (« Paul : mon
+plateau »): the human players without a microphone of their own are the names the table's
+microphone listens for. A seat with its own microphone cannot be spoken for at another.
+
+Push-to-talk needs the keyboard's lines to reach the microphones: the runner starts the
+keyboard pump on `keyboard_inbox(inbox, listeners)` instead of `inbox` (the same inbox when
+no listener has push-to-talk).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.session.inbox import Inbox, Input, Line
+
+from .listener import Listener, TalkGate
+from .options import add_voice_args
+from .recognizer import NoModel, open_recognizer
+from .sayable import sayable_now
+
+
+def parse_specs(specs: list[str], names: list[str]) -> list[tuple[Any, int | None]]:
+    """`["", "2=Marie"]` -> `[(None, None), (2, 0)]`: (device, seat) pairs."""
+    from companion.core import fold
+
+    out: list[tuple[Any, int | None]] = []
+    for spec in specs:
+        dev, sep, who = spec.partition("=")
+        seat = None
+        if sep:
+            matches = [i for i, n in enumerate(names) if fold(n) == fold(who)]
+            if not matches:
+                raise ValueError(f"--voice {spec}: no player named {who!r} ({', '.join(names)})")
+            seat = matches[0]
+        device: Any = int(dev) if dev.strip().isdigit() else (dev.strip() or None)
+        out.append((device, seat))
+    return out
+
+
+def table_speakers(seats: list[Any], own: set[int]) -> list[str]:
+    """The names a player may say first at the table's microphone: the human seats without a
+    microphone of their own (`own`), when there are at least two of them."""
+    names = [s.name for i, s in enumerate(seats) if getattr(s, "bot", None) is None and i not in own]
+    return names if len(names) > 1 else []
+
+
+def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: str | None = None) -> list[Listener]:
+    """Start the listeners the options ask for (none when there is no voice option).
+
+    Raises NoModel (its text says where to put a model) when vosk is asked for without one.
+    `session` gives the state (`ui`, `match`, `seats`, `speaker`, `lang`); what is sayable
+    is computed for the listener's seat, or the player to move."""
+    specs = getattr(args, "voice", None) or []
+    files = getattr(args, "voice_input", None) or []
+    if not specs and not files:
+        return []
+    lang = lang or session.lang
+    names = [s.name for s in session.seats]
+    listeners: list[Listener] = []
+    pairs = parse_specs(specs, names)
+    speakers = table_speakers(session.seats, {seat for _device, seat in pairs if seat is not None})
+    ptt = getattr(args, "voice_ptt", None) is not None
+
+    def phrases_for(seat: int | None) -> Any:
+        last: list[Any] = []  # the match, its last step, (moves, seat), and the phrases made for them
+
+        def now() -> Any:
+            match = session.match
+            who = seat if seat is not None else (match.current if match.current is not None else 0)
+            # asked at every utterance: made again only when a move was played or undone (the
+            # step itself is kept, so a new one is never mistaken for it); 2kissa10's took 0.5 s
+            step = match.history[-1] if match.history else None
+            if last and last[0] is match and last[1] is step and last[2] == (len(match.history), who):
+                return last[3]
+            ps = sayable_now(session.ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
+            ps = ps.with_speakers(speakers) if seat is None else ps
+            last[:] = [match, step, (len(match.history), who), ps]
+            return ps
+        return now
+
+    def gate(speaker: Any) -> TalkGate | None:
+        return TalkGate(speaker, args.voice_ptt) if ptt else None
+
+    def recognizer() -> Any:
+        return open_recognizer(lang, getattr(args, "voice_model", None))
+
+    if files:
+        from .sources import WavSource
+
+        listeners.append(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
+                                  phrases_for(None), speaker=session.speaker, barge_in=args.barge_in,
+                                  gate=gate(session.speaker), takes_turns=not args.voice_realtime))
+    for device, seat in pairs:
+        from .sources import MicSource
+
+        speaker = (session.seats[seat].speaker if seat is not None else None) or session.speaker
+        listeners.append(Listener(MicSource(device), recognizer(), inbox, phrases_for(seat), seat=seat,
+                                  speaker=speaker, barge_in=args.barge_in, gate=gate(speaker)))
+    for listener in listeners:
+        listener.start()
+    return listeners
+
+
+@dataclass
+class TalkKey(Inbox):
+    """The keyboard's way into the inbox when push-to-talk is on: every line goes on to the
+    table's inbox as before, and the talk key — Enter on an empty line, or `word` typed
+    alone — also opens (or, pressed again before anything was said, closes) the microphones.
+    The empty line still reaches the session, where it cuts the companion's speech, as it
+    always did: the microphone does not listen while the companion speaks."""
+
+    inner: Inbox = field(default_factory=Inbox)
+    gates: list[TalkGate] = field(default_factory=list)
+    word: str = ""
+
+    def post(self, item: Input) -> None:
+        if isinstance(item, Line) and item.source == "keyboard" and self.is_key(item.text):
+            for g in self.gates:
+                g.toggle()
+            if item.text.strip():
+                return  # the talk word itself is no command
+        self.inner.post(item)
+
+    def is_key(self, text: str) -> bool:
+        from companion.core import fold
+
+        return fold(text.strip()) == fold(self.word.strip())
+
+
+def keyboard_inbox(inbox: Inbox, listeners: list[Listener]) -> Inbox:
+    """Where the keyboard pump posts: `inbox` itself, or a `TalkKey` in front of it when some
+    listener has push-to-talk (`--voice-ptt [WORD]`)."""
+    gates = [listener.gate for listener in listeners if listener.gate is not None]
+    if not gates:
+        return inbox
+    return TalkKey(inner=inbox, gates=gates, word=gates[0].key)
+
+
+__all__ = ["NoModel", "TalkKey", "add_voice_args", "keyboard_inbox", "parse_specs", "start_voice", "table_speakers"]

@@ -1,0 +1,438 @@
+"""Seat pages: each player's own private channel on their phone (issue #12), on aiohttp.
+
+`WebHub` is a standalone object with a thread-safe API; the table calls it from its loop:
+
+    hub = WebHub(inbox, names, langs=..., humans=[...], game_title="Les 5 KIKOI")
+    hub.start()                    # serves in its own thread; hub.table_url is the address
+    hub.write_urls(path)           # {"Anne": "http://.../t/s/<secret>"} for scripts
+    hub.release(seat)              # « libère Anne » said at the table
+
+A page (or a second terminal) claiming a seat makes the hub post
+`Device(SeatClaimed(seat, channel), "web")` to the inbox; the channel (a `SeatChannel`) is
+what the table attaches and delivers to. Lines typed or buttons pressed on the page are
+posted as `Line(text, seat, source="web")`. Nothing else reaches the game.
+
+Addresses (under `PREFIX`, so that the rules pages can share the same aiohttp application:
+`hub.add_routes(app)` adds them to any `web.Application`):
+
+    /t                  the table address: no secret; lists the free seats to claim
+    /t/claim            POST seat=N: claims it, redirects to the seat's secret page
+    /t/s/{token}        the seat's page (the token is unguessable: secrets.token_urlsafe)
+    /t/s/{token}/events its lines as Server-Sent Events (catch-up with Last-Event-ID)
+    /t/s/{token}/line   POST line=...: a command of that seat
+    /t/app.js, /t/app.css, /t/qr.png
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import html
+import json
+import secrets
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from companion.narration import Msg, catalog
+from companion.session.inbox import Inbox, Line
+
+from .assets import APP_CSS, APP_JS
+from .seats import Claim, SeatBook
+
+PREFIX = "/t"
+MAX_LINE = 200  # characters in one command line
+RATE_LINES = 5  # lines a seat may send ...
+RATE_WINDOW = 3.0  # ... in this many seconds
+STREAM_LIFE = 600.0  # a stream ends after this (the page reconnects and catches up)
+HEARTBEAT = 15.0  # a comment on idle streams, so that proxies and phones keep them open
+IDLE_TIMEOUT = 30.0  # seconds an HTTP connection may stay idle between requests
+SECURITY_HEADERS = {
+    "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                                "connect-src 'self'; img-src 'self'; form-action 'self'; "
+                                "base-uri 'none'; frame-ancestors 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # a seat's address never leaks in a Referer
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+}
+# The words the big buttons send, in the page's language (the same words as the keyboard).
+BUTTONS = {
+    "fr": [("repeat", "répète"), ("status", "état"), ("help", "aide"), ("yes", "oui"), ("no", "non")],
+    "en": [("repeat", "repeat"), ("status", "status"), ("help", "help"), ("yes", "yes"), ("no", "no")],
+}
+
+
+def _t(lang: str, msg_id: str, **params: Any) -> str:
+    return catalog(lang).text(Msg(msg_id, **params))
+
+
+def warm_catalogs(langs: list[str]) -> None:
+    """Load the core messages before any server thread renders one: the shared catalog loads
+    a domain lazily and is not safe to load from two threads at once."""
+    for lang in set(langs):
+        catalog(lang).has("core.web.title")
+
+
+class WebHub:
+    def __init__(self, inbox: Inbox, names: list[str], *, langs: list[str] | None = None,
+                 humans: list[int] | None = None, lang: str = "fr", game_title: str = "",
+                 host: str = "127.0.0.1", port: int = 0, book: SeatBook | None = None) -> None:
+        self.inbox = inbox
+        self.names = list(names)
+        self.lang = lang
+        self.langs = list(langs) if langs else [lang] * len(names)
+        warm_catalogs([lang, *self.langs])
+        self.game_title = game_title
+        self.host = host
+        self.port = port
+        self.book = book or SeatBook(names, inbox, humans)
+        self.book.on_release.append(self._released)
+        self._sent: dict[int, deque[float]] = {}
+        # one unguessable secret per seat; a new one when the seat is released
+        self._tokens = {seat: secrets.token_urlsafe(24) for seat in range(len(names))}
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self.base_url = ""
+
+    # --- thread-safe API for the table ------------------------------------------------------
+    @property
+    def table_url(self) -> str:
+        return f"{self.base_url}{PREFIX}"
+
+    def seat_url(self, seat: int) -> str:
+        """The seat's secret address (`--web-urls`, for scripts); opening it claims the seat."""
+        with self._lock:
+            return f"{self.base_url}{PREFIX}/s/{self._tokens[seat]}"
+
+    def urls(self) -> dict[str, str]:
+        return {self.names[s]: self.seat_url(s) for s in sorted(self.book.humans)}
+
+    def write_urls(self, path: Path) -> None:
+        """`--web-urls FILE`: every human seat's secret address as JSON (readable by the user only)."""
+        data = json.dumps(self.urls(), ensure_ascii=False, indent=1)
+        path.touch(mode=0o600, exist_ok=True)
+        path.chmod(0o600)
+        path.write_text(data + "\n", encoding="utf-8")
+
+    def channel(self, seat: int) -> Any:
+        """The Channel of `seat` when a page or terminal holds it, else None."""
+        claim = self.book.claimed(seat)
+        return claim.channel if claim else None
+
+    def release(self, seat: int) -> bool:
+        return self.book.release(seat)
+
+    def qr_text(self) -> str:
+        import io
+
+        import qrcode
+
+        qr = qrcode.QRCode(border=2)
+        qr.add_data(self.table_url)
+        out = io.StringIO()
+        qr.print_ascii(out=out, invert=True)
+        return out.getvalue()
+
+    def qr_png(self, path: Path | None = None) -> bytes:
+        import io
+
+        import qrcode
+
+        img = qrcode.make(self.table_url, border=2)
+        buf = io.BytesIO()
+        img.save(buf, format="PNG")
+        data = buf.getvalue()
+        if path is not None:
+            path.write_bytes(data)
+        return data
+
+    # --- the server in its own thread --------------------------------------------------------
+    def start(self, timeout: float = 10.0) -> str:
+        """Serve in a daemon thread; returns the table's address."""
+        ready = threading.Event()
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._serve())
+            except BaseException as exc:  # noqa: BLE001 - reported to start()'s caller
+                errors.append(exc)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._cleanup())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="web-hub", daemon=True)
+        self._thread.start()
+        ready.wait(timeout)
+        if errors:
+            raise errors[0]
+        return self.table_url
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop = None
+
+    def make_app(self) -> web.Application:
+        app = web.Application(client_max_size=4096, middlewares=[_headers])
+        self.add_routes(app)
+        return app
+
+    def add_routes(self, app: web.Application) -> None:
+        """Add the seat pages to an aiohttp application (the rules server's, for one server)."""
+        app.router.add_get(PREFIX, self._table)
+        app.router.add_post(PREFIX + "/claim", self._claim)
+        app.router.add_get(PREFIX + "/app.js", self._asset)
+        app.router.add_get(PREFIX + "/app.css", self._asset)
+        app.router.add_get(PREFIX + "/qr.png", self._qr)
+        app.router.add_get(PREFIX + "/s/{token}", self._seat_page)
+        app.router.add_get(PREFIX + "/s/{token}/events", self._events)
+        app.router.add_post(PREFIX + "/s/{token}/line", self._line)
+        if _headers not in app.middlewares:
+            app.middlewares.append(_headers)
+
+    async def _serve(self) -> None:
+        self._runner = web.AppRunner(self.make_app(), keepalive_timeout=IDLE_TIMEOUT, access_log=None,
+                                     shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        port = server.sockets[0].getsockname()[1] if server and server.sockets else self.port
+        self.port = port
+        shown = "127.0.0.1" if self.host in ("127.0.0.1", "localhost") else _lan_address()
+        self.base_url = f"http://{shown}:{port}"
+
+    async def _cleanup(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _seat_of(self, token: str) -> tuple[int, Claim] | None:
+        """The seat whose secret is `token` (compared in constant time with every seat's),
+        claimed for this page when it was free; None when unknown or held by a terminal."""
+        found = None
+        given = token.encode()
+        with self._lock:
+            tokens = dict(self._tokens)
+        for seat, secret in tokens.items():
+            if hmac.compare_digest(secret.encode(), given):
+                found = seat
+        if found is None or found not in self.book.humans:
+            return None
+        claim = self.book.claimed(found) or self.book.claim(found, "web")
+        if claim is None or claim.source != "web":
+            return None
+        return found, claim
+
+    def _allowed(self, seat: int) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            sent = self._sent.setdefault(seat, deque())
+            while sent and now - sent[0] > RATE_WINDOW:
+                sent.popleft()
+            if len(sent) >= RATE_LINES:
+                return False
+            sent.append(now)
+            return True
+
+    def _released(self, seat: int, claim: Claim) -> None:
+        with self._lock:
+            self._sent.pop(seat, None)
+            if claim.source == "web":
+                self._tokens[seat] = secrets.token_urlsafe(24)  # the old page is cut off
+
+    # --- handlers ------------------------------------------------------------------------------
+    async def _asset(self, request: web.Request) -> web.Response:
+        if request.path.endswith(".js"):
+            return web.Response(text=APP_JS, content_type="text/javascript", charset="utf-8")
+        return web.Response(text=APP_CSS, content_type="text/css", charset="utf-8")
+
+    async def _qr(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.qr_png(), content_type="image/png")
+
+    async def _table(self, request: web.Request, message: str = "", status: int = 200) -> web.Response:
+        lang = self.lang
+        title = _t(lang, "core.web.table_title", game=self.game_title)
+        items = []
+        for seat in sorted(self.book.humans):
+            if self.book.claimed(seat):
+                items.append(f"<li>{html.escape(_t(lang, 'core.web.taken', player=self.names[seat]))}</li>")
+            else:
+                label = html.escape(_t(lang, "core.web.claim", player=self.names[seat]))
+                items.append(f'<li><form method="post" action="{PREFIX}/claim">'
+                             f'<input type="hidden" name="seat" value="{seat}">'
+                             f'<button type="submit">{label}</button></form></li>')
+        note = f'<p id="status" role="alert">{html.escape(message)}</p>' if message else ""
+        page = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f"<title>{html.escape(title)}</title>"
+                f'<link rel="stylesheet" href="{PREFIX}/app.css"></head><body><main>'
+                f"<h1>{html.escape(title)}</h1>{note}<ul>{''.join(items)}</ul></main></body></html>")
+        return web.Response(text=page, content_type="text/html", charset="utf-8", status=status)
+
+    async def _claim(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        try:
+            seat = int(str(form.get("seat", "")))
+        except ValueError:
+            raise web.HTTPBadRequest() from None
+        if seat not in self.book.humans:
+            raise web.HTTPBadRequest()
+        claim = self.book.claim(seat, "web")
+        if claim is None:
+            return await self._table(request, _t(self.lang, "core.web.taken", player=self.names[seat]), 409)
+        with self._lock:
+            token = self._tokens[seat]
+        raise web.HTTPSeeOther(f"{PREFIX}/s/{token}")
+
+    async def _seat_page(self, request: web.Request) -> web.Response:
+        found = self._seat_of(request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        seat, claim = found
+        lang = self.langs[seat]
+        name = self.names[seat]
+        t = lambda msg_id, **p: html.escape(_t(lang, msg_id, **p))  # noqa: E731
+        tag = t("core.web.private_tag")
+        lines = []
+        last = 0
+        for h in claim.channel.since(0):
+            mark = f"<strong>{tag} </strong>" if h.private else ""
+            cls = ' class="private"' if h.private else ""
+            lines.append(f"<p{cls}>{mark}{html.escape(h.text)}</p>")
+            last = h.n
+        base = f"{PREFIX}/s/{request.match_info['token']}"
+        buttons = "".join(f'<button type="button" data-say="{html.escape(word)}">{t("core.web.button." + cmd)}</button>'
+                          for cmd, word in BUTTONS.get(lang, BUTTONS["fr"]))
+        title = t("core.web.title", player=name, game=self.game_title)
+        page = (
+            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="referrer" content="no-referrer">'
+            f"<title>{title}</title>"
+            f'<link rel="stylesheet" href="{PREFIX}/app.css">'
+            f'<script src="{PREFIX}/app.js" defer></script></head>'
+            f'<body data-events="{base}/events" data-last="{last}" data-private-tag="{tag}" '
+            f'data-offline="{t("core.web.offline")}"><main>'
+            f"<h1>{t('core.web.heading', player=name)}</h1>"
+            f'<form id="say" method="post" action="{base}/line">'
+            f'<label for="line">{t("core.web.command_label")}</label>'
+            f'<input type="text" id="line" name="line" maxlength="{MAX_LINE}" autocomplete="off" '
+            f'autocapitalize="off" spellcheck="false" autofocus>'
+            f'<button type="submit">{t("core.web.send")}</button></form>'
+            f'<div role="group" aria-label="{t("core.web.buttons")}">{buttons}</div>'
+            f'<p id="status" role="status"></p>'
+            f'<h2 id="heard">{t("core.web.log_label")}</h2>'
+            f'<div id="log" role="log" aria-live="polite" aria-labelledby="heard" tabindex="0">{"".join(lines)}</div>'
+            f'<label class="check"><input type="checkbox" id="speak"> {t("core.web.speak_private")}</label>'
+            f"</main></body></html>")
+        return web.Response(text=page, content_type="text/html", charset="utf-8")
+
+    async def _line(self, request: web.Request) -> web.StreamResponse:
+        found = self._seat_of(request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        seat, claim = found
+        lang = self.langs[seat]
+        form = await request.post()
+        text = str(form.get("line", "")).replace("\r", " ").replace("\n", " ").strip()
+        error, status = "", 200
+        if len(text) > MAX_LINE:
+            error, status = _t(lang, "core.web.too_long", n=MAX_LINE), 400
+        elif text and not self._allowed(seat):
+            error, status = _t(lang, "core.web.too_fast"), 429
+        elif text:
+            self.inbox.post(Line(text, seat, source="web"))
+        if "application/json" in request.headers.get("Accept", ""):
+            return web.json_response({"ok": not error, "error": error}, status=status)
+        raise web.HTTPSeeOther(f"{PREFIX}/s/{request.match_info['token']}")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        found = self._seat_of(request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        seat, claim = found
+        channel = claim.channel
+        try:
+            after = int(request.headers.get("Last-Event-ID") or request.query.get("after", "0"))
+        except ValueError:
+            after = 0
+        resp = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
+                                           "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        loop = asyncio.get_running_loop()
+        wake = asyncio.Event()
+        def _wake() -> None:
+            loop.call_soon_threadsafe(wake.set)
+
+        off = channel.subscribe(_wake)
+        started = time.monotonic()
+        try:
+            await resp.write(b"retry: 2000\n\n")
+            while time.monotonic() - started < STREAM_LIFE:
+                for h in channel.since(after):
+                    data = json.dumps({"n": h.n, "text": h.text, "private": h.private, "lang": h.lang},
+                                      ensure_ascii=False)
+                    await resp.write(f"id: {h.n}\ndata: {data}\n\n".encode())
+                    after = h.n
+                if channel.closed:
+                    note = _t(self.langs[seat], "core.web.released")
+                    await resp.write(f"event: released\ndata: {note}\n\n".encode())
+                    break
+                wake.clear()
+                if channel.since(after) or channel.closed:
+                    continue
+                try:
+                    await asyncio.wait_for(wake.wait(), HEARTBEAT)
+                except TimeoutError:
+                    await resp.write(b": idle\n\n")
+        except ConnectionResetError:
+            pass  # the page went away; it reconnects and catches up
+        finally:
+            off()
+        return resp
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        resp = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(SECURITY_HEADERS)
+        raise
+    if request.path.startswith(PREFIX) and not resp.prepared:
+        for k, v in SECURITY_HEADERS.items():
+            resp.headers.setdefault(k, v)
+    return resp  # type: ignore[no-any-return]
+
+
+def _lan_address() -> str:
+    """This computer's address on the local network (for the phones), else 127.0.0.1."""
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))  # TEST-NET: nothing is sent; picks the outgoing interface
+        return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+__all__ = ["MAX_LINE", "PREFIX", "RATE_LINES", "RATE_WINDOW", "WebHub"]

@@ -1,0 +1,1 @@
+"""The one audio path: the priority policy, the player thread, the sinks and the WAV format."""
