@@ -126,6 +126,26 @@ def test_each_game_chapter_lists_exactly_the_options_its_rules_accept(number):
             f"chapter {number}: `{name}` default {option.default!r} not in its row: {row}")
 
 
+def test_every_section_cited_exists():
+    """`RULES §1.4`, `docs/rules.md §7` (in the code, the docs and the tests): a chapter `## 1.`, a section `### 1.4`, or item 1 of a
+    chapter's numbered list (§6.1)."""
+    text = doc()
+    cited: dict[str, str] = {}
+    tests = [p for p in (ROOT / "tests").rglob("*.py") if p.name != Path(__file__).name]
+    for path in [*(ROOT / "companion").rglob("*.py"), *(ROOT / "docs").glob("*.md"), *tests]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if path != DOC and re.search(r"RULES|rules\.md", line) and ".md §" not in line.replace("rules.md §", ""):
+                for sec in re.findall(r"§(\d+(?:\.\d+)?)", line):
+                    cited.setdefault(sec, f"{path.relative_to(ROOT)}:{n}")
+    assert {"1.4", "7"} <= set(cited)
+    for sec, where in cited.items():
+        chapter_no, _, sub = sec.partition(".")
+        assert re.search(rf"^## {chapter_no}\. ", text, re.M), f"{where} cites §{sec}"
+        if sub:
+            item = re.search(rf"^{sub}\. ", chapter(chapter_no), re.M)
+            assert re.search(rf"^### {sec} ", text, re.M) or item, f"{where} cites §{sec}"
+
+
 def test_no_citation_of_the_old_rules_file_is_left():
     for path in [*(ROOT / "companion").rglob("*.py"), *(ROOT / "docs").glob("*.md")]:
         assert "RULES.md" not in path.read_text(encoding="utf-8"), path

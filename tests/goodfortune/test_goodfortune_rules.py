@@ -1,4 +1,4 @@
-"""Good Fortune rules: RULES.md §2.4 worked examples, variants, conformance and properties."""
+"""Good Fortune rules: docs/rules.md §2.4 worked examples, variants, conformance and properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Les 5 KIKOI rules: RULES.md §3.4 worked examples, each rule, and the refusals' reasons."""
+"""Les 5 KIKOI rules: docs/rules.md §3.4 worked examples, each rule, and the refusals' reasons."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""2kissa10 rules: the seed's and RULES.md's worked examples (§4.4), every end, every variant."""
+"""2kissa10 rules: the seed's and docs/rules.md's worked examples (§4.4), every end, every variant."""
 
 import json
 
