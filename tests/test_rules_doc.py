@@ -106,6 +106,14 @@ def test_each_rule_names_a_function_and_a_test_that_exist(rid):
         assert name in names(module), f"{rid}: no {name} in {path}"
 
 
+def test_every_function_and_test_named_anywhere_in_the_doc_exists():
+    text = doc()
+    for path, name in CODE_REF.findall(text):
+        assert name in names(GAMES / path), f"no {name} in games/{path}"
+    for path, name in TEST_REF.findall(text):
+        assert name in names(ROOT / path), f"no {name} in {path}"
+
+
 def chapter(number: str) -> str:
     text = doc()
     start = re.search(rf"^## {number}\. ", text, re.M)
