@@ -3,7 +3,7 @@
     companion kissa moves BOARD_FILE [--expert] [--kids] [--no-lone-zero]
                                      [--count] [--best N] [--json]
 
-BOARD_FILE is 10 lines of 10 characters, a digit or `.` for an empty cell (RULES.md §7);
+BOARD_FILE is 10 lines of 10 characters, a digit or `.` for an empty cell (docs/rules.md §7);
 `-` reads it from standard input. Moves are listed best score first; `--json` prints a JSON
 array of ``{"op", "operands", "result", "values", "score"}`` (see docs/2kissa10.md), `--count`
 prints the number of legal moves alone, `--best N` keeps the N best.

@@ -70,7 +70,7 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True)
 class Option:
-    """One variant flag of a game (RULES.md names them), with its default and a help id."""
+    """One variant flag of a game (docs/rules.md names them), with its default and a help id."""
 
     default: Any
     choices: tuple[Any, ...] | None = None

@@ -3,7 +3,7 @@
 Each game package `companion/games/<name>/` holds the same files:
 
 * `rules.py` - the pure `Game` subclass (`legal_actions` is the single source of legality);
-* `notation.py` - parse and format the written (RULES.md §7) and spoken forms;
+* `notation.py` - parse and format the written (docs/rules.md §7) and spoken forms;
 * `narration.py` - events to `Utterance`s (message ids with parameters, no text);
 * `commands.py` - the `GameUI` subclass: typed or dictated words to intents, help, status;
 * `bot.py` - the bots, registered by name in `BOTS`;

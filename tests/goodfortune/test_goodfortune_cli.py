@@ -196,7 +196,7 @@ CANON = ["clover", "horseshoe", "fatima", "neko", "ganesh", "mati", "scarab"]
 
 def reference(strings: list[str]) -> dict:
     """A deliberately naive re-implementation of GF-12/13 with GFA-5 (best branch, first in
-    canonical order among equal totals), written from RULES.md, to cross-check the CLI."""
+    canonical order among equal totals), written from docs/rules.md, to cross-check the CLI."""
     tiles = []
     for s in strings:
         body = s.strip().split(":")

@@ -1,4 +1,4 @@
-"""Good Fortune rules: RULES.md §2.4 worked examples, variants, conformance and properties."""
+"""Good Fortune rules: docs/rules.md §2.4 worked examples, variants, conformance and properties."""
 
 from __future__ import annotations
 
@@ -313,3 +313,52 @@ def test_state_json_round_trip_mid_game():
     m = random_playout(game, 2, 5)
     data = json.loads(json.dumps(game.state_to_json(m.history[7].before)))
     assert game.state_to_json(game.state_from_json(data)) == data
+
+
+def test_the_deal_gives_one_and_twentyone_apart_nine_each_and_three_in_the_centre():
+    # RULES GF-1 to GF-5, checked over many seeds (the companion deals)
+    holders, central_sorted = set(), set()
+    for seed in range(30):
+        s = Match(Rules(), ["A", "B"], seed=seed).state
+        assert all(len(line) == 9 and list(line) == sorted(line) for line in s.lines)  # GF-2, GF-4
+        one = 0 if 1 in s.lines[0] else 1
+        assert 21 in s.lines[1 - one]  # GF-1: one each
+        assert len(s.central) == 3 and not {1, 21} & set(s.central)  # GF-3
+        assert sorted(s.lines[0] + s.lines[1] + s.central) == list(range(1, 22))
+        assert (s.phase, s.holder, s.face, s.first_holder, s.round) == ("push", one, "small", one, 1)  # GF-5
+        holders.add(one)
+        central_sorted.add(list(s.central) == sorted(s.central))
+    assert holders == {0, 1}  # GF-1: at random
+    assert central_sorted == {True, False}  # GF-3: in random order
+
+
+def _ended(options: dict, cols: tuple[tuple[int, ...], tuple[int, ...]]):
+    game = GoodFortune(deck=example_deck(), **options)
+    s = game.setup(2, Rng(1))[0]
+    return game.outcome(replace(s, phase="over", lines=((), ()), collections=cols))
+
+
+def test_a_tie_is_a_draw_unless_a_tiebreak_is_chosen():
+    # RULES GF-14, GFA-7. With the example deck (die = 1 + number % 4): tile 3 alone scores 1 x 4;
+    # tiles 4 and 8 share a charm and score 2 x (1 + 1); tiles 1 and 13 share none, 2 + 2.
+    one_tile, one_group_of_two, two_groups = (3,), (4, 8), (1, 13)
+    assert _ended({}, (one_tile, one_group_of_two)).scores == (4, 4)
+    assert _ended({}, (one_tile, two_groups)).scores == (4, 4)
+    assert _ended({}, (one_tile, one_group_of_two)).winners == (0, 1)  # GFA-7 default: a draw
+    assert _ended({"tiebreak": "most_tiles"}, (one_tile, two_groups)).winners == (1,)
+    assert _ended({"tiebreak": "largest_group"}, (one_tile, one_group_of_two)).winners == (1,)
+    assert _ended({"tiebreak": "largest_group"}, (one_tile, two_groups)).winners == (0, 1)
+    assert _ended({"tiebreak": "most_tiles"}, ((3, 4), two_groups)).winners == (0,)  # GF-14: higher wins
+
+
+def test_every_seat_sees_the_whole_table():
+    # RULES GFA-9: perfect information; every view is the whole state but the deck's table
+    game = Rules()
+    m = random_playout(game, 2, 3)
+    for step in m.history[::5]:
+        s = step.before
+        public = game.view(s, None)
+        assert public == game.view(s, 0) == game.view(s, 1)
+        full = game.state_to_json(s)
+        full.pop("tiles")
+        assert public == full

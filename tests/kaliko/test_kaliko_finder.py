@@ -80,3 +80,17 @@ def test_best_play_search_agrees_with_the_full_list(seed, turns):
         return
     assert best is not None and best.score == plays[0].score
     assert evaluate(b, list(best.placements)).score == best.score
+
+
+def test_the_start_tile_has_six_open_ends():
+    # RULES K-3, KA-1: every edge of the lone start tile faces an empty cell: one open end
+    # each, of the colour of the segment end at that edge, seen from the empty cell.
+    from companion.games.kaliko.finder import open_ends
+    from companion.games.kaliko.tiles import STEP, cell_id
+
+    start = board(((0, 0), shape("A", "RWB")))  # 01 red, 23 white, 45 blue
+    ends = open_ends(start)
+    assert len(ends) == 6
+    centre = cell_id(0, 0)
+    colour_at = {(centre + STEP[e], (e + 3) % 6): c for e, c in enumerate((1, 1, 2, 2, 3, 3))}
+    assert {(cell, edge): c for cell, edge, c in ends} == colour_at

@@ -174,3 +174,23 @@ def test_tiles_are_conserved_through_random_play(seed, n):
         m.play(m.current, rng.choice(g.legal_actions(m.state, m.current)))
         tiles_conserved(m)
         assert sum(m.state.scores) >= 0
+
+
+def test_exchange_is_refused_beyond_the_bag():
+    # RULES K-7: no more tiles than the bag holds, and none at all when it is empty
+    from dataclasses import replace
+
+    m = Match(Kaliko(), ["A", "B"], seed=3)
+    seat = m.current
+    hand = m.state.hands[seat]
+    m.state = replace(m.state, bag=m.state.bag[:2])
+    with pytest.raises(IllegalAction) as exc:
+        m.check(seat, Exchange(tuple(sorted(hand[:3]))))
+    assert exc.value.code == "bag_too_small"
+    assert not any(isinstance(a, Exchange) and len(a.tiles) > 2 for a in m.legal(seat))
+    m.check(seat, Exchange(tuple(sorted(hand[:2]))))
+    m.state = replace(m.state, bag=())
+    with pytest.raises(IllegalAction) as exc:
+        m.check(seat, Exchange((hand[0],)))
+    assert exc.value.code == "bag_empty"
+    assert not any(isinstance(a, Exchange) for a in m.legal(seat))

@@ -140,3 +140,16 @@ def test_no_main_path_names_a_tile_off_the_line():
     text = catalog("en").render(ui.refusal(exc, None, 0)[0])
     assert text.startswith("no scoring line goes through every tile placed: the tile at ")
     assert "is off the blue line" in text or "is off the red line" in text or "is off the white line" in text
+
+
+def test_the_plane_has_no_edge_a_play_far_out_scores_the_same():
+    # RULES KA-10: an unbounded plane; KF-4 moved 1,000 cells away judges exactly the same
+    def moved(items, dq, dr):
+        return [((q + dq, r + dr), t) for (q, r), t in items]
+
+    near = evaluate(KF2_OLD, play(*KF4))
+    for dq, dr in ((1000, -1000), (-1500, 700)):
+        far = evaluate(board(*moved([((0, 0), shape("B", "WRR"))], dq, dr)), play(*moved(KF4, dq, dr)))
+        assert far.legal and far.score == near.score == 18
+        assert [(p.colour, p.segments, p.crossings, p.closed) for p in far.paths] == [
+            (p.colour, p.segments, p.crossings, p.closed) for p in near.paths]

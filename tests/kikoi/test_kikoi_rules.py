@@ -1,4 +1,4 @@
-"""Les 5 KIKOI rules: RULES.md §3.4 worked examples, each rule, and the refusals' reasons."""
+"""Les 5 KIKOI rules: docs/rules.md §3.4 worked examples, each rule, and the refusals' reasons."""
 
 from __future__ import annotations
 
@@ -451,3 +451,19 @@ def test_red_tokens_wait_for_the_table_after_a_physical_deal():
         for tid in hand:
             m2.play(seat, Drew(T(tid)))
     assert m2.state.phase == ASK and len(m2.state.bag) == 13
+
+
+def test_the_table_chooses_who_starts_and_play_passes_left():
+    # RULES KI-4: the players choose who starts (option `first`); then the turn goes left,
+    # to the next seat, the last seat's left being seat 0.
+    m = Match(Rules(first=2, red_tokens=False), NAMES, seed=3)
+    assert m.state.first == 2 and m.current == C
+    assert [e.data for e in m.events() if e.type == "turn_began"] == [{"seat": C}]
+    with pytest.raises(IllegalAction) as exc:
+        Match(Rules(first=3), NAMES[:3], seed=3)
+    assert exc.value.code == "no_such_seat"
+    rules = Rules(red_tokens=False)
+    m = table(rules, [["kimouss-house"], ["kigratt-house"], ["kigliss-house"], ["kiboss-house"]],
+              ["kiboucle-sleep"], turn=D, out=("kikonk", "kitourn", "kipirat"))
+    ev = m.play(D, Ask(A, T("kiboss-eat")))  # A lacks it; D draws a token not asked for
+    assert "bad_draw" in types(ev) and ev[-1].type == "turn_began" and m.current == A

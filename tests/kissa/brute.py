@@ -1,4 +1,4 @@
-"""A slow, independent move finder written straight from RULES.md §4 (the test oracle).
+"""A slow, independent move finder written straight from docs/rules.md §4 (the test oracle).
 
 It shares no code with companion.games.kissa.finder: every run is walked from every cell
 in every allowed direction, and every ordered pair of numbers is tried against every third.

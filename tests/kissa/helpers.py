@@ -1,4 +1,4 @@
-"""Boards for the 2kissa10 tests, written as RULES.md §7 text."""
+"""Boards for the 2kissa10 tests, written as docs/rules.md §7 text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""2kissa10 rules: the seed's and RULES.md's worked examples (§4.4), every end, every variant."""
+"""2kissa10 rules: the seed's and docs/rules.md's worked examples (§4.4), every end, every variant."""
 
 import json
 
@@ -267,3 +267,32 @@ def test_the_whole_order_of_play_is_drawn():
     assert two.state.order is None
     game = KissaRules()
     assert game.state_from_json(game.state_to_json(m.state)) == m.state
+
+
+def test_times_one_is_allowed_and_doubled():
+    # RULES TA-4: only x0 is banned; 1 x 7 = 7 scores (1 + 7 + 7) x 2
+    board = board_with(A1=1, C1=7, E1=7, **FILLER)
+    _, events = apply(Kissa(), play_state(board), Move("*", cells("A1"), cells("C1"), cells("E1")))
+    assert events[0].data["score"] == 30 and events[0].data["product"]
+    assert ("*", 30) in {(op, s) for op, *_, s in MoveFinder(board).moves()}
+
+
+def test_no_pass_while_the_companion_holds_the_board():
+    # RULES TA-8: the player must find a move; no pass, and no declaring away from a real table
+    game = Kissa()
+    state = play_state(board_with(A1=1, C1=2, E1=3, **FILLER))
+    legal = list(game.legal_actions(state, 0))
+    assert legal and all(isinstance(a, Move) for a in legal)
+    assert Declare() not in game.legal_actions(state, 0)
+    with pytest.raises(IllegalAction) as exc:
+        game.check(state, 0, Declare())
+    assert exc.value.code == "declare_physical_only"
+
+
+def test_equal_totals_share_the_win():
+    # RULES T-10, TA-11: the last move (3 + 4 = 7, board cleared: 28) brings seat 0 level
+    game = Kissa()
+    state = play_state(board_with(A1=3, C1=4, E1=7), scores=(0, 28))
+    new, events = apply(game, state, Move("+", cells("A1"), cells("C1"), cells("E1")))
+    assert new.scores == (28, 28) and events[-1].data["winners"] == [0, 1]
+    assert game.outcome(new).winners == (0, 1)

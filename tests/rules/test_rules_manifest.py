@@ -46,7 +46,7 @@ def test_source_manifests_leave_durations_to_the_build() -> None:
             assert all(c["duration"] is None for c in data["chapters"])
 
 
-# Facts of RULES.md each chapter must state (folded words; one tuple per fact, any of them).
+# Facts of docs/rules.md each chapter must state (folded words; one tuple per fact, any of them).
 FACTS = {
     ("kikoi", "fr", "setup"): [("quatre jetons",), ("en tire trois",), ("rouges",), ("gauche",)],
     ("kikoi", "en", "setup"): [("draws four tokens",), ("each draws three",), ("red",), ("left",)],

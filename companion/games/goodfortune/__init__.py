@@ -1,4 +1,4 @@
-"""Good Fortune: two-player charm dominoes (RULES.md §2)."""
+"""Good Fortune: two-player charm dominoes (docs/rules.md §2)."""
 
 from __future__ import annotations
 

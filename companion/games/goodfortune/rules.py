@@ -1,4 +1,4 @@
-"""Good Fortune (Jean-Louis Roubira, Daïmon Play, 2025): the pure rules, RULES.md §2.
+"""Good Fortune (Jean-Louis Roubira, Daïmon Play, 2025): the pure rules, docs/rules.md §2.
 
 Two players, 21 tiles. Each round the medallion holder pushes a tile from their lucky line,
 then the other player pushes one; the medallion's face says which is placed first; each

@@ -1,4 +1,4 @@
-"""Kaliko (RULES.md §1): hexagonal path tiles, played and explored by ear."""
+"""Kaliko (docs/rules.md §1): hexagonal path tiles, played and explored by ear."""
 
 from .bot import BOTS
 from .commands import KalikoUI as UI

@@ -1,4 +1,4 @@
-"""Kaliko rules (RULES.md §1, K-1 to K-22), pure: no I/O, clock, own randomness or text.
+"""Kaliko rules (docs/rules.md §1, K-1 to K-22), pure: no I/O, clock, own randomness or text.
 
 Actions: `Play` (1 to 7 tiles, each with its cell and the tile string as it lies),
 `Exchange` (tile numbers back to the bag), `Pass`. `check` gives the precise reason of a

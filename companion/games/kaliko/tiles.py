@@ -1,4 +1,4 @@
-"""Kaliko tiles and the hex plane: generated, never typed in (RULES.md §1.1 and §7).
+"""Kaliko tiles and the hex plane: generated, never typed in (docs/rules.md §1.1 and §7).
 
 Geometry (§7): pointy-top hexes in axial coordinates `(q, r)`, the start tile at `(0, 0)`.
 Edges and directions are numbered clockwise from east: 0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE;

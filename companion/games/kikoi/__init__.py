@@ -1,4 +1,4 @@
-"""Les 5 KIKOI (RULES.md §3): rules, commands, narration and bots."""
+"""Les 5 KIKOI (docs/rules.md §3): rules, commands, narration and bots."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Les 5 KIKOI: the pure rules (RULES.md §3, KI-1 to KI-12, with the KIA defaults and variants).
+"""Les 5 KIKOI: the pure rules (docs/rules.md §3, KI-1 to KI-12, with the KIA defaults and variants).
 
 One source of legality: `legal_actions`. `check` raises the precise reason of a refusal and
 agrees with it by construction. No I/O, no clock, no translation; chance comes from the `Rng`.

@@ -1,4 +1,4 @@
-"""The 28 tokens of Les 5 KIKOI and their written ids (RULES.md §3.1 and §7).
+"""The 28 tokens of Les 5 KIKOI and their written ids (docs/rules.md §3.1 and §7).
 
 A token is an int: white tokens are `kikoi * 5 + moment` (0-24), the red ones 25-27.
 Written ids: `kigliss-sleep` for a white token, `kikonk`, `kitourn`, `kipirat` for the red.

@@ -1,4 +1,4 @@
-"""2kissa10 (RULES.md §4): three numbers on a board of digits, one the sum or product of
+"""2kissa10 (docs/rules.md §4): three numbers on a board of digits, one the sum or product of
 the other two. `2kissa10` is an alias of `kissa`."""
 
 from .bot import BOTS

@@ -1,4 +1,4 @@
-"""Written forms of 2kissa10 (RULES.md §7) and the spoken cell names.
+"""Written forms of 2kissa10 (docs/rules.md §7) and the spoken cell names.
 
 * cells ``A1``…``J10``: column letter A–J from left to right, row 1–10 from top to bottom;
 * a board as text: 10 lines of 10 characters, a digit or ``.`` for an empty cell;

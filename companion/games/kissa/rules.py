@@ -1,6 +1,6 @@
-"""2kissa10, the complete game (RULES.md §4, T-1 to T-10, TA-1 to TA-11). Pure.
+"""2kissa10, the complete game (docs/rules.md §4, T-1 to T-10, TA-1 to TA-11). Pure.
 
-Options (RULES.md variant flags):
+Options (docs/rules.md variant flags):
 
 * ``expert`` (KISSA_EXPERT): numbers read in all eight directions;
 * ``kids`` (KISSA_KIDS): the two numbers added or multiplied are single digits;
