@@ -111,23 +111,43 @@ def voice_main(argv: list[str] | None = None) -> int:
 
         write_wav(args.out, utterance(args.text, args.voice, args.rate))
         return 0
+    pcm = None
+    if args.cmd == "recognize":  # the recording first: a bad one is said before any model loads
+        from companion.inputs.voice.sources import ONE_COMMAND_S, BadRecording, read_wav
+
+        try:
+            pcm = read_wav(args.wav, max_seconds=ONE_COMMAND_S)
+        except BadRecording as exc:
+            return tell_bad_recording(exc, args.lang, as_json=args.json)
     try:
         recognizer = _recognizer(args)
     except NoModel as exc:
         tell_no_model(exc)
         return 3
-    if args.cmd == "recognize":
-        from companion.inputs.voice.sources import read_wav
-
+    if pcm is not None:
         phrases, *_ = phrases_of(args)
         recognizer.set_phrases(phrases)
-        result = recognizer.recognize(read_wav(args.wav))
+        result = recognizer.recognize(pcm)
         if args.json:
             print(json.dumps(result.to_json(), ensure_ascii=False))
         else:
             print(f"{result.line or '-'}\t{result.confidence:.2f}\t({result.text})")
         return 0
     return listen_and_print(args, recognizer)
+
+
+def tell_bad_recording(exc: Any, lang: str, *, as_json: bool = False) -> int:
+    """A recording that cannot be heard: its one sentence, printed (as JSON with --json) and
+    spoken when speech works; exit status 2."""
+    from companion.narration import Msg, catalog
+
+    text = catalog(lang).text(Msg(exc.msg_id, **exc.params))
+    if as_json:
+        print(json.dumps({"error": exc.reason, "message": text}, ensure_ascii=False))
+    from companion.outputs.speaker import say_and_print
+
+    say_and_print(text, lang, wait=10)
+    return 2
 
 
 def tell_no_model(exc: NoModel) -> None:
@@ -141,12 +161,15 @@ def listen_and_print(args: argparse.Namespace, recognizer: Any) -> int:
     import threading
 
     from companion.inputs.voice.listener import Heard, Listener
-    from companion.inputs.voice.sources import MicSource, WavSource
+    from companion.inputs.voice.sources import BadRecording, MicSource, WavSource
     from companion.session.inbox import Inbox
 
     phrases, *_ = phrases_of(args)
     if args.voice_input is not None:
-        source: Any = WavSource(args.voice_input, realtime=False)
+        try:
+            source: Any = WavSource(args.voice_input, realtime=False)
+        except BadRecording as exc:
+            return tell_bad_recording(exc, args.lang)
     else:
         try:
             device = int(args.device) if args.device is not None and str(args.device).isdigit() else args.device
