@@ -1,0 +1,1 @@
+"""What the companion takes in: keyboard, terminals, readers, voice, seat pages."""
