@@ -73,7 +73,9 @@ SECURITY_HEADERS = {
                                 "connect-src 'self'; img-src 'self'; form-action 'self'; "
                                 "base-uri 'none'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # a seat's address never leaks in a Referer
+    # a seat's address never leaks in a Referer to another site; and the page's own posts carry
+    # their Origin (under "no-referrer" a browser sends « Origin: null », which any site can forge)
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
@@ -446,7 +448,7 @@ class WebHub:
         page = (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta name="referrer" content="no-referrer">'
+            f'<meta name="referrer" content="same-origin">'
             f"<title>{title}</title>"
             f'<link rel="stylesheet" href="{PREFIX}/app.css">'
             f'<script src="{PREFIX}/app.js" defer></script></head>'

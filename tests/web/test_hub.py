@@ -72,7 +72,7 @@ def test_claim_posts_the_channel_and_refuses_a_second_claim(hub: WebHub) -> None
     status, headers, body = fetch(hub.table_url)
     assert status == 200 and b"Je suis Anne" in body and b"Robot" not in body  # bots have no page
     assert "default-src 'none'" in headers["Content-Security-Policy"]
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"
     url = claim(hub, 0)
     [item] = drain(hub.inbox)
     assert isinstance(item, Device) and isinstance(item.event, SeatClaimed) and item.event.seat == 0
