@@ -89,7 +89,7 @@ def runtime_folder() -> Path:
             refused = Path(exc.filename or Path(tempfile.gettempdir()) / f"runtime-{os.geteuid()}")
     candidates = [p for p in (first, Path(user_cache_dir("companion", ensure_exists=False)) / "run") if p]
     for folder in candidates:
-        if len(str(folder)) < 80 and _private_folder(folder):
+        if len(str(folder)) < 86 and _private_folder(folder):  # AF_UNIX paths: 108 bytes
             return folder
     raise Unavailable(refused or candidates[0])
 

@@ -204,3 +204,94 @@ def test_companion_play_web_end_to_end(tmp_path: Path) -> None:
     assert "/t" in out and "Pages des joueurs" in out
     assert "Téléphone connecté pour Anne." in out
     assert "Traceback" not in out + err
+
+
+def join_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    return {**env, "PYTHONUNBUFFERED": "1", **extra}
+
+
+def test_two_games_have_a_socket_each(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 5: the second game to stop took the first one's socket with it."""
+    from companion.adapters.join import JoinServer
+    from companion.inbox import Inbox
+    from companion.web.seats import SeatBook
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    first = JoinServer(SeatBook(["Anne", "Bruno"], Inbox()), ["fr", "fr"])
+    second = JoinServer(SeatBook(["Chloé", "Anne"], Inbox()), ["fr", "fr"])
+    first.start()
+    second.start()
+    try:
+        assert first.path != second.path and first.path.exists() and second.path.exists()
+        env = join_env(XDG_RUNTIME_DIR=str(tmp_path))
+        both = subprocess.run([*JOIN, "--seat", "Anne"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, env=env)
+        assert both.returncode == 2 and "Plusieurs parties" in both.stderr and str(first.path) in both.stderr
+        second.stop()  # the second game ends: the first one's seats can still be joined
+        assert first.path.exists()
+        anne = subprocess.run([*JOIN, "--seat", "Anne"], input="", capture_output=True, text=True,
+                              timeout=30, env=env)
+        assert anne.returncode == 0 and "Tu es Anne." in anne.stdout, anne.stderr
+        assert "Traceback" not in anne.stderr
+    finally:
+        second.stop()
+        first.stop()
+    assert not first.path.exists()
+
+
+def _foreign_folder(path: Path) -> None:
+    """`path` made first by another user (uid 65534, « nobody »)."""
+    path.mkdir(parents=True, mode=0o700)
+    os.chown(path, 65534, 65534)
+
+
+@pytest.fixture
+def as_root() -> None:
+    if os.geteuid() != 0:
+        assert os.environ.get("CI") != "true", "CI runs as root: this test must run there"
+        pytest.skip("another user's folder can only be made by root")
+
+
+def test_a_runtime_folder_another_user_made_first(tmp_path: Path, as_root: None) -> None:
+    """Finding 6: no XDG_RUNTIME_DIR and /tmp/runtime-<uid> made by another user first."""
+    tmp, cache = tmp_path / "t", tmp_path / "c"
+    _foreign_folder(tmp / f"runtime-{os.geteuid()}")
+    env = join_env(TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache), COMPANION_SPEECH="text",
+                   COMPANION_EDGE_LOG=str(tmp_path / "edge.log"))
+    alone = subprocess.run([*JOIN, "--seat", "Anne"], capture_output=True, text=True, timeout=30,
+                           stdin=subprocess.DEVNULL, env=env)
+    assert alone.returncode == 2 and "Aucune partie en cours" in alone.stderr and "Traceback" not in alone.stderr
+    # the game listens in the user's own cache folder instead; a terminal finds it there
+    game = Play(["kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "4", "--join",
+                 "--journal", str(tmp_path / "game.jsonl")], env)
+    try:
+        game.wait_for("Anne, que demandes-tu")
+        [sock] = (cache / "companion" / "run").glob("join-*.sock")
+        anne = subprocess.run([*JOIN, "--seat", "Anne"], input="", capture_output=True, text=True,
+                              timeout=30, env=env)
+        assert anne.returncode == 0 and "Tu es Anne." in anne.stdout, anne.stderr
+    finally:
+        out, err = game.quit()
+    assert game.proc.returncode == 0 and "Traceback" not in out + err, err
+
+
+def test_no_private_folder_at_all_is_one_sentence(tmp_path: Path, as_root: None) -> None:
+    tmp, cache = tmp_path / "t", tmp_path / "c"
+    _foreign_folder(tmp / f"runtime-{os.geteuid()}")
+    _foreign_folder(cache / "companion" / "run")
+    env = join_env(TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache), COMPANION_SPEECH="text",
+                   COMPANION_EDGE_LOG=str(tmp_path / "edge.log"))
+    alone = subprocess.run([*JOIN, "--seat", "Anne"], capture_output=True, text=True, timeout=30,
+                           stdin=subprocess.DEVNULL, env=env)
+    assert alone.returncode == 2 and "appartient à un autre utilisateur" in alone.stderr
+    assert "Traceback" not in alone.stderr and len(alone.stderr.strip().splitlines()) == 1
+    # the game says it in one sentence and is played all the same (its pages still work)
+    game = Play(["kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "4", "--web", "--port", "0",
+                 "--journal", str(tmp_path / "game.jsonl")], env)
+    try:
+        game.wait_for("Anne, que demandes-tu")
+    finally:
+        out, err = game.quit()
+    assert game.proc.returncode == 0 and "Traceback" not in out + err, err
+    assert "Pas de terminal de joueur" in out and "Pages des joueurs" in out
