@@ -125,11 +125,17 @@ def test_connections_are_limited_per_client_and_overall(tmp_path: Path) -> None:
         conns = [raw_get(port, "127.0.0.3") for _ in range(4)]
         extra = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.3", 0))
         assert cut(extra)
-        # others fill the server (8 in all with the stream): a newcomer makes the oldest idle one go
-        conns += [raw_get(port, "127.0.0.4") for _ in range(3)]
+        # others fill the server (8 in all with the stream), one of them silent: a newcomer makes
+        # the silent one go first (it never finished a request), then the oldest idle keep-alive
+        conns += [raw_get(port, "127.0.0.4") for _ in range(2)]
+        silent = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.6", 0))
+        conns.append(silent)
         newcomer = raw_get(port, "127.0.0.5")
+        assert cut(silent) and gate.evicted == 1
+        second = raw_get(port, "127.0.0.5")
         assert cut(conns[0])
-        assert gate.evicted == 1 and gate.refused >= 1
+        assert gate.evicted == 2 and gate.refused >= 1
+        second.close()
         # the live page never lost its stream
         hub.channel(0).deliver("encore là", private=True, priority=1, earcon=None, lang="fr")
         while True:

@@ -9,7 +9,8 @@ braille display) and must never stop the table answering:
   readable by the user only; nothing is printed.
 * `Gate` counts the open connections per client address and overall: a client past
   `PER_CLIENT` is cut at once; past `MAX_CONNECTIONS` the oldest connection that is not in
-  a request (an idle or never-finished one) makes room, so busy pages are never dropped; a
+  a request makes room — one that never finished a request first, then an idle keep-alive —
+  so busy pages (a live stream) are never dropped; a
   connection that sends no whole request head, or stays idle, `header_timeout` seconds is
   closed. `Guarded` is aiohttp's protocol behind the gate; `gate_middleware` marks a
   connection busy while its request is answered.
@@ -156,12 +157,12 @@ class Gate:
     """The open connections of one server, per client address; see the module's docstring.
     Touched from the server's event loop only."""
 
-    def __init__(self, per_client: int = PER_CLIENT, total: int = MAX_CONNECTIONS,
+    def __init__(self, per_client: int = PER_CLIENT, total: int | None = None,
                  header_timeout: float = HEADER_TIMEOUT) -> None:
         self.per_client = per_client
-        self.total = total
+        self.total = total if total is not None else fd_room()
         self.header_timeout = float(header_timeout)
-        self.conns: dict[Any, list[Any]] = {}  # transport -> [peer, deadline or None while busy]
+        self.conns: dict[Any, list[Any]] = {}  # transport -> [peer, deadline or None while busy, answered once]
         self.per: Counter[str] = Counter()
         self.refused = 0
         self.evicted = 0
@@ -177,17 +178,19 @@ class Gate:
             self.refused += 1
             return False
         self.per[peer] += 1
-        self.conns[transport] = [peer, time.monotonic() + self.header_timeout]
+        self.conns[transport] = [peer, time.monotonic() + self.header_timeout, False]
         return True
 
     def _evict(self) -> bool:
-        """Close the oldest connection not in a request (dicts keep their order of arrival)."""
-        for transport, (_, deadline) in self.conns.items():
-            if deadline is not None:
-                self.left(transport)
-                transport.abort()
-                self.evicted += 1
-                return True
+        """Close the oldest connection not in a request (dicts keep their order of arrival),
+        one that never finished a request before a page's idle keep-alive."""
+        for answered in (False, True):
+            for transport, (_, deadline, served) in self.conns.items():
+                if deadline is not None and served is answered:
+                    self.left(transport)
+                    transport.abort()
+                    self.evicted += 1
+                    return True
         return False
 
     def left(self, transport: Any) -> None:
@@ -206,10 +209,11 @@ class Gate:
     def rest(self, entry: list[Any] | None) -> None:
         if entry is not None:
             entry[1] = time.monotonic() + self.header_timeout
+            entry[2] = True
 
     def sweep(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
-        for transport, (_, deadline) in list(self.conns.items()):
+        for transport, (_, deadline, _served) in list(self.conns.items()):
             if deadline is not None and now > deadline:
                 self.left(transport)
                 transport.close()
@@ -220,6 +224,20 @@ class Gate:
         while True:
             await asyncio.sleep(step)
             self.sweep()
+
+
+def fd_room() -> int:
+    """MAX_CONNECTIONS, or half the process's file limit when that is lower: the files, the
+    speech and the other servers keep the rest (an accept with no descriptor left fails)."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, soft // 2))
 
 
 def _peer(transport: Any) -> str:
