@@ -43,6 +43,7 @@ IDLE_SOURCES = 15
 MALFORMED_PER_S = 100
 PROBE_EVERY = 0.1
 FILE_LIMIT = 1024
+FAILURES: dict[str, int] = {}  # why probes failed, by exception
 
 
 # --------------------------------------------------------------------------- the server side
@@ -117,8 +118,19 @@ class Child:
         self.sample: list[str] = []
         self.answers: dict[str, list[str]] = {}
         self._cv = threading.Condition()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
+        threading.Thread(target=self._count, daemon=True).start()
+
+    def _count(self) -> None:
+        """Standard error, where logging prints: counted in big reads (a flood of lines must
+        not slow the bench's own probes down)."""
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        while chunk := os.read(fd, 1 << 20):
+            with self._cv:
+                if len(self.sample) < 3:
+                    self.sample.extend(ln[:100] for ln in chunk.decode("utf-8", "replace").splitlines()[:3])
+                self.printed += chunk.count(b"\n")
 
     def _read(self, stream: Any) -> None:
         for line in stream:
@@ -241,17 +253,30 @@ class Page:
                         self.got.put_nowait(json.loads(line[6:])["text"])
 
     async def probe(self, timeout: float = 5.0) -> float | None:
+        """Seconds from posting a line on this page to its answer on the page's stream; None
+        when it failed or took more than `timeout` (the whole round trip, connection included)."""
+        try:
+            return await asyncio.wait_for(self._probe(timeout), timeout)
+        except TimeoutError:
+            FAILURES["no answer in 5 s"] = FAILURES.get("no answer in 5 s", 0) + 1
+            return None
+
+    async def _probe(self, timeout: float) -> float | None:
         word = f"w{random.randrange(10**9)}"
         t0 = time.perf_counter()
         try:
             async with self.session.post(self.url + "/line", data={"line": word},
                                          headers={"Accept": "application/json"}) as r:
                 await r.read()
+                if r.status != 200:
+                    raise RuntimeError(f"HTTP {r.status}")
             while True:
                 text = await asyncio.wait_for(self.got.get(), timeout - (time.perf_counter() - t0))
                 if text == f"answer {word}":
                     return time.perf_counter() - t0
-        except Exception:  # noqa: BLE001 - a failure is counted, not raised
+        except Exception as exc:  # noqa: BLE001 - a failure is counted, not raised
+            why = f"{type(exc).__name__} {exc}"[:40]
+            FAILURES[why] = FAILURES.get(why, 0) + 1
             return None
 
     async def close(self) -> None:
@@ -264,11 +289,15 @@ class Page:
 async def get_page(port: int, timeout: float = 5.0) -> float | None:
     t0 = time.perf_counter()
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.5.1", 0)),
-                                                timeout)
-        writer.write(f"GET /kikoi/fr/index.html HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-        data = await asyncio.wait_for(reader.read(), timeout)
-        writer.close()
+        async def get() -> bytes:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.5.1", 0))
+            writer.write(f"GET /kikoi/fr/index.html HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         "Connection: close\r\n\r\n".encode())
+            data = await reader.read()
+            writer.close()
+            return data
+
+        data = await asyncio.wait_for(get(), timeout)  # the whole answer, connection included
         return time.perf_counter() - t0 if data.startswith(b"HTTP/1.1 200") else None
     except Exception:  # noqa: BLE001
         return None
@@ -279,7 +308,8 @@ def _stats(xs: list[float | None]) -> dict[str, Any]:
     ok = sorted(x * 1000 for x in xs if x is not None)
     return {"n": len(xs), "failed": len(xs) - len(ok),
             "median_ms": round(statistics.median(ok), 1) if ok else None,
-            "p90_ms": round(ok[int(0.9 * (len(ok) - 1))], 1) if ok else None}
+            "p90_ms": round(ok[int(0.9 * (len(ok) - 1))], 1) if ok else None,
+            "max_ms": round(ok[-1], 1) if ok else None}
 
 
 async def attack(port: int, seconds: float) -> dict[str, int]:
@@ -329,7 +359,9 @@ async def run_pages(pythonpath: str, seconds: float) -> dict[str, Any]:
         table = json.loads(child.wait("REPORT"))
         printed = child.printed - printed_before
         await asyncio.gather(*(p.close() for p in pages))
-        return {"page_quiet": _stats(quiet), "page_attack": _stats(times),
+        failures = dict(FAILURES)
+        FAILURES.clear()
+        return {"page_quiet": _stats(quiet), "page_attack": _stats(times), "why_failed": failures,
                 "keyboard_attack": _stats(table), "printed": printed, "sample": child.sample, **stats}
     finally:
         child.stop()
@@ -383,11 +415,13 @@ def main() -> None:
         print(f"  {key:16} median ms before {b['pages'][key]['median_ms']}  after {a['pages'][key]['median_ms']}"
               f"  (ratio {_ratio(a['pages'][key]['median_ms'], b['pages'][key]['median_ms'])});"
               f" p90 {b['pages'][key]['p90_ms']} -> {a['pages'][key]['p90_ms']};"
+              f" max {b['pages'][key]['max_ms']} -> {a['pages'][key]['max_ms']};"
               f" failed {b['pages'][key]['failed']}/{b['pages'][key]['n']} -> {a['pages'][key]['failed']}/{a['pages'][key]['n']}")
     print(f"  lines printed to the table during the attack: before {b['pages']['printed']}, after {a['pages']['printed']}")
     print("companion serve: the same attack")
     for key in ("get_quiet", "get_attack"):
         print(f"  {key:16} median ms before {b['serve'][key]['median_ms']}  after {a['serve'][key]['median_ms']};"
+              f" max {b['serve'][key]['max_ms']} -> {a['serve'][key]['max_ms']};"
               f" failed {b['serve'][key]['failed']}/{b['serve'][key]['n']} -> {a['serve'][key]['failed']}/{a['serve'][key]['n']}")
     print(f"  lines printed during the attack: before {b['serve']['printed']}, after {a['serve']['printed']}")
 
