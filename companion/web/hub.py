@@ -124,7 +124,7 @@ class WebHub:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
 

@@ -299,7 +299,7 @@ def gate_middleware(gate: Gate) -> Any:
 
 
 async def listen(runner: web.AppRunner, host: str, port: int, gate: Gate,
-                 backlog: int = BACKLOG) -> asyncio.AbstractServer:
+                 backlog: int = BACKLOG) -> asyncio.Server:
     """Serve `runner`'s application on host:port behind `gate`, quietly; sweeps idle ones."""
     quiet_logs()
     loop = asyncio.get_running_loop()
