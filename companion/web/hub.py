@@ -473,22 +473,20 @@ class WebHub:
             self._key_cookie(resp, token, key)
         return resp
 
-    def _owned(self, request: web.Request) -> tuple[int, Claim] | None:
-        """The seat of this address when this device holds it; raises 404 for an unknown one."""
+    def _owned(self, request: web.Request) -> tuple[int, Claim | None]:
+        """The seat of this address, and its claim when this device holds it (else None);
+        raises 404 for an unknown address."""
         seat = self._seat_named_by(request.match_info["token"])
         if seat is None:
             raise web.HTTPNotFound()
         owner = self._owner(request, seat, claim_free=False)
-        return (seat, owner[0]) if owner is not None else None
+        return seat, (owner[0] if owner is not None else None)
 
     async def _release(self, request: web.Request) -> web.StreamResponse:
         """The owner hands her seat over from her own device; the table hears it is free."""
-        found = self._owned(request)
-        if found is None:
-            seat = self._seat_named_by(request.match_info["token"])
-            assert seat is not None
+        seat, claim = self._owned(request)
+        if claim is None:
             return await self._held_elsewhere(request, seat)
-        seat, claim = found
         if self.book.claimed(seat) is claim:
             self.book.release(seat)
         if "application/json" in request.headers.get("Accept", ""):
@@ -496,10 +494,9 @@ class WebHub:
         raise web.HTTPSeeOther(PREFIX)
 
     async def _line(self, request: web.Request) -> web.StreamResponse:
-        found = self._owned(request)
-        if found is None:
-            return await self._held_elsewhere(request, self._seat_named_by(request.match_info["token"]) or 0)
-        seat, claim = found
+        seat, claim = self._owned(request)
+        if claim is None:
+            return await self._held_elsewhere(request, seat)
         lang = self.langs[seat]
         form = await request.post()
         text = str(form.get("line", "")).replace("\r", " ").replace("\n", " ").strip()
@@ -515,10 +512,9 @@ class WebHub:
         raise web.HTTPSeeOther(f"{PREFIX}/s/{request.match_info['token']}")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        found = self._owned(request)
-        if found is None:
-            return await self._held_elsewhere(request, self._seat_named_by(request.match_info["token"]) or 0)
-        seat, claim = found
+        seat, claim = self._owned(request)
+        if claim is None:
+            return await self._held_elsewhere(request, seat)
         channel = claim.channel
         try:
             after = int(request.headers.get("Last-Event-ID") or request.query.get("after", "0"))
