@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import html
-import ipaddress
 import json
 import secrets
 import socket
@@ -47,12 +46,11 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from companion.inbox import Device, Inbox, Line, Notice
-from companion.inputs.web.edge import Gate, gate_middleware, listen
+from companion.inputs.web.edge import Gate, gate_middleware, host_allowed, listen, same_origin
 from companion.narration import Msg, Priority, Raw, catalog, say
 
 from .assets import APP_CSS, APP_JS
@@ -312,32 +310,14 @@ class WebHub:
     def _key_cookie(self, resp: web.StreamResponse, token: str, key: str) -> None:
         resp.set_cookie(COOKIE, key, path=f"{PREFIX}/s/{token}", max_age=KEY_LIFE, httponly=True, samesite="Lax")
 
-    def _host_ok(self, host: str) -> bool:
-        """A Host the server is reached by: an address, localhost, a .local (mDNS) name, this
-        computer's name or one given; never another site's name (DNS rebinding)."""
-        if host.startswith("["):
-            name = host[1:].partition("]")[0]
-        else:
-            name = host.rpartition(":")[0] if host.count(":") == 1 else host
-        name = name.lower().rstrip(".")
-        if not name:
-            return False
-        if name == "localhost" or name.endswith((".localhost", ".local")) or name in self.hostnames:
-            return True
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return True
-
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Host and Origin checks of every seat-page request (issue #25)."""
         if request.path == PREFIX or request.path.startswith(PREFIX + "/"):
             host = request.headers.get("Host", "")
-            if not self._host_ok(host):
+            if not host_allowed(host, self.hostnames):
                 raise web.HTTPForbidden(text="Unknown host.\n")
-            if request.method == "POST" and not _same_origin(request, host):
+            if request.method == "POST" and not same_origin(request, host):
                 raise web.HTTPForbidden(text="Cross-site request refused.\n")
         return await handler(request)  # type: ignore[no-any-return]
 
@@ -567,26 +547,6 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
         for k, v in SECURITY_HEADERS.items():
             resp.headers.setdefault(k, v)
     return resp  # type: ignore[no-any-return]
-
-
-def _same_origin(request: web.Request, host: str) -> bool:
-    """A post from the seat page itself: its Origin (or, without one, its Referer) names the
-    host it was sent to. A browser always sends Origin on a cross-site post; a post with
-    neither comes from a program, not from another web page in the phone's browser."""
-    site = request.headers.get("Sec-Fetch-Site")
-    if site is not None and site not in ("same-origin", "none"):
-        return False
-    origin = request.headers.get("Origin")
-    if origin is None:
-        referer = request.headers.get("Referer")
-        if referer is None:
-            return True
-        origin = referer
-    if origin == "null":
-        return False
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and hmac.compare_digest(parts.netloc.lower().encode(),
-                                                                     host.lower().encode())
 
 
 def _lan_address() -> str:

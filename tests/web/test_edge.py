@@ -189,3 +189,15 @@ def test_the_edge_log_is_one_line_per_report_rate_limited(tmp_path: Path) -> Non
         assert not err.is_set() and blocked.written == 0
     finally:
         logger.removeHandler(handler)
+
+
+def test_the_hosts_a_server_is_reached_by() -> None:
+    from companion.inputs.web.edge import host_allowed
+
+    for host in ("127.0.0.1:8766", "192.168.1.20:8766", "[::1]:8766", "[fe80::1]", "localhost", "LOCALHOST:1",
+                 "maison.local:8766", "maison.local.", "x.localhost:8766"):
+        assert host_allowed(host), host
+    assert host_allowed("maison:8766", {"maison"})
+    for host in ("", ":8766", "evil.example:8766", "127.0.0.1.evil.example", "local:8766", "maison:8766",
+                 "192.168.1.20.nip.io:8766"):
+        assert not host_allowed(host), host

@@ -14,12 +14,16 @@ braille display) and must never stop the table answering:
   connection that sends no whole request head, or stays idle, `header_timeout` seconds is
   closed. `Guarded` is aiohttp's protocol behind the gate; `gate_middleware` marks a
   connection busy while its request is answered.
+* `host_allowed` and `same_origin`: a request names a host the server is reached by (DNS
+  rebinding is refused), a post comes from the server's own pages (another site's is refused).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import logging
 import os
 import threading
@@ -27,6 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -298,6 +303,47 @@ def gate_middleware(gate: Gate) -> Any:
     return busy
 
 
+def host_allowed(host: str, names: set[str] | frozenset[str] = frozenset()) -> bool:
+    """A Host header naming this server as it is reached: an address, localhost, a .local
+    (mDNS) name or one of `names`; never another site's name pointed at it (DNS rebinding)."""
+    if host.startswith("["):
+        name = host[1:].partition("]")[0]
+    else:
+        name = host.rpartition(":")[0] if host.count(":") == 1 else host
+    name = name.lower().rstrip(".")
+    if not name:
+        return False
+    if name == "localhost" or name.endswith((".localhost", ".local")) or name in names:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def same_origin(request: web.Request, host: str) -> bool:
+    """A post from the server's own page: its Origin (or, without one, its Referer) names the
+    host it was sent to. A browser always sends Origin with a post from another site (the
+    pages' Referrer-Policy is same-origin, so their own posts carry it too); « Origin: null »
+    (a sandboxed frame, a no-referrer page) is refused. A post with neither comes from a
+    program, not from another web page in the phone's browser."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin")
+    if origin is None:
+        referer = request.headers.get("Referer")
+        if referer is None:
+            return True
+        origin = referer
+    if origin == "null":
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and hmac.compare_digest(parts.netloc.lower().encode(),
+                                                                     host.lower().encode())
+
+
 async def listen(runner: web.AppRunner, host: str, port: int, gate: Gate,
                  backlog: int = BACKLOG) -> asyncio.Server:
     """Serve `runner`'s application on host:port behind `gate`, quietly; sweeps idle ones."""
@@ -313,4 +359,5 @@ async def listen(runner: web.AppRunner, host: str, port: int, gate: Gate,
 
 
 __all__ = ["BACKLOG", "HEADER_TIMEOUT", "MAX_CONNECTIONS", "PER_CLIENT", "Gate", "Guarded", "RateLimitedFile",
-           "edge_log_path", "gate_middleware", "listen", "loop_errors", "quiet_logs"]
+           "edge_log_path", "fd_room", "gate_middleware", "host_allowed", "listen", "loop_errors", "quiet_logs",
+           "same_origin"]
