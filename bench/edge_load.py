@@ -84,7 +84,9 @@ def serve_pages() -> None:
             delays.clear()
             _protocol("MARKED")
         elif command.startswith("report"):
-            _protocol("REPORT " + json.dumps(delays))
+            gate = getattr(hub, "gate", None)  # after: what the edge's gate did
+            counts = {k: getattr(gate, k) for k in ("refused", "evicted", "timed_out")} if gate else {}
+            _protocol("REPORT " + json.dumps({"delays": delays, "gate": counts}))
     hub.stop()
 
 
@@ -356,13 +358,15 @@ async def run_pages(pythonpath: str, seconds: float) -> dict[str, Any]:
         printed_before = child.printed
         times, stats = await attack_phase(port, seconds, probe)
         child.send("report")
-        table = json.loads(child.wait("REPORT"))
+        report = json.loads(child.wait("REPORT"))
+        table = report["delays"]
         printed = child.printed - printed_before
         await asyncio.gather(*(p.close() for p in pages))
         failures = dict(FAILURES)
         FAILURES.clear()
         return {"page_quiet": _stats(quiet), "page_attack": _stats(times), "why_failed": failures,
-                "keyboard_attack": _stats(table), "printed": printed, "sample": child.sample, **stats}
+                "keyboard_attack": _stats(table), "printed": printed, "sample": child.sample,
+                "server_gate": report["gate"], **stats}
     finally:
         child.stop()
 
