@@ -39,9 +39,11 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -122,8 +124,9 @@ class Child:
     """A server process; counts every other line it prints (stdout and stderr)."""
 
     def __init__(self, mode: str, pythonpath: str) -> None:
-        env = {**os.environ, "PYTHONPATH": pythonpath, "PYTHONUNBUFFERED": "1",
-               "COMPANION_EDGE_LOG": str(Path("/tmp") / f"edge-bench-{os.getpid()}.log")}
+        self.log = Path(tempfile.mkdtemp(prefix="edge-bench-")) / "edge.log"
+        self.log_lines = 0
+        env = {**os.environ, "PYTHONPATH": pythonpath, "PYTHONUNBUFFERED": "1", "COMPANION_EDGE_LOG": str(self.log)}
         self.proc = subprocess.Popen([sys.executable, __file__, "--child", mode], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                      cwd="/", preexec_fn=_limit_files)
@@ -178,6 +181,9 @@ class Child:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(5)
+        if self.log.exists():  # after: the edge's log, one line per report at most
+            self.log_lines = len(self.log.read_text(encoding="utf-8", errors="replace").splitlines())
+        shutil.rmtree(self.log.parent, ignore_errors=True)
 
 
 def _limit_files() -> None:
@@ -364,6 +370,7 @@ async def attack_phase(port: int, seconds: float, probe: Any) -> tuple[list[floa
 
 async def run_pages(pythonpath: str, seconds: float) -> dict[str, Any]:
     child = Child("pages", pythonpath)
+    result: dict[str, Any] = {}
     try:
         port = int(child.wait("PORT"))
         base = f"http://127.0.0.1:{port}"
@@ -386,24 +393,27 @@ async def run_pages(pythonpath: str, seconds: float) -> dict[str, Any]:
         await asyncio.gather(*(p.close() for p in pages))
         failures = dict(FAILURES)
         FAILURES.clear()
-        return {"page_quiet": _stats(quiet), "page_attack": _stats(times), "why_failed": failures,
+        result = {"page_quiet": _stats(quiet), "page_attack": _stats(times), "why_failed": failures,
                 "keyboard_attack": _stats(table), "printed": printed, "sample": child.sample,
-                "server_gate": report["gate"], **stats}
+                  "server_gate": report["gate"], **stats}
     finally:
         child.stop()
+    return {**result, "log_lines": child.log_lines}
 
 
 async def run_rules(pythonpath: str, seconds: float) -> dict[str, Any]:
     child = Child("rules", pythonpath)
+    result: dict[str, Any] = {}
     try:
         port = int(child.wait("PORT"))
         quiet = [await get_page(port) for _ in range(25)]
         printed_before = child.printed
         times, stats = await attack_phase(port, seconds, lambda: get_page(port))
-        return {"get_quiet": _stats(quiet), "get_attack": _stats(times),
-                "printed": child.printed - printed_before, "sample": child.sample, **stats}
+        result = {"get_quiet": _stats(quiet), "get_attack": _stats(times),
+                  "printed": child.printed - printed_before, "sample": child.sample, **stats}
     finally:
         child.stop()
+    return {**result, "log_lines": child.log_lines}
 
 
 def _ratio(after: Any, before: Any) -> str:
@@ -449,13 +459,15 @@ def report(b: dict[str, Any], a: dict[str, Any]) -> None:
               f" p90 {b['pages'][key]['p90_ms']} -> {a['pages'][key]['p90_ms']};"
               f" max {b['pages'][key]['max_ms']} -> {a['pages'][key]['max_ms']};"
               f" failed {b['pages'][key]['failed']}/{b['pages'][key]['n']} -> {a['pages'][key]['failed']}/{a['pages'][key]['n']}")
-    print(f"  lines printed to the table during the attack: before {b['pages']['printed']}, after {a['pages']['printed']}")
+    print(f"  lines printed to the table during the attack: before {b['pages']['printed']}, after {a['pages']['printed']}"
+          f" (lines in the edge's log: {b['pages']['log_lines']} -> {a['pages']['log_lines']})")
     print("companion serve: the same attack")
     for key in ("get_quiet", "get_attack"):
         print(f"  {key:16} median ms before {b['serve'][key]['median_ms']}  after {a['serve'][key]['median_ms']};"
               f" max {b['serve'][key]['max_ms']} -> {a['serve'][key]['max_ms']};"
               f" failed {b['serve'][key]['failed']}/{b['serve'][key]['n']} -> {a['serve'][key]['failed']}/{a['serve'][key]['n']}")
-    print(f"  lines printed during the attack: before {b['serve']['printed']}, after {a['serve']['printed']}")
+    print(f"  lines printed during the attack: before {b['serve']['printed']}, after {a['serve']['printed']}"
+          f" (lines in the edge's log: {b['serve']['log_lines']} -> {a['serve']['log_lines']})")
 
 
 if __name__ == "__main__":
