@@ -357,6 +357,7 @@ def _print_access_log() -> None:
     import sys
 
     access = logging.getLogger("aiohttp.access")
+    access.propagate = False  # asked for on the screen: not also in the edge's log
     if not any(getattr(h, "stream", None) is sys.stderr for h in access.handlers):
         access.addHandler(logging.StreamHandler(sys.stderr))
 
