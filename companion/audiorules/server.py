@@ -11,6 +11,9 @@ that cannot be satisfied, huge numbers included, is 416) and changes nothing on 
 Robustness (issue #16): a connection that sends no complete request head within
 `header_timeout` seconds, or stays idle that long between requests, is closed (30 s by
 default); the listening socket has a real backlog; files are read by a bounded pool of workers.
+Issue #25: connections are limited per client and overall (`companion.inputs.web.edge.Gate`),
+and a malformed or hostile request never prints: aiohttp's reports and the loop's own go to
+one rate-limited line each in the edge's log file (`--verbose` still prints the access log).
 
 Reusable: `add_rules_routes(app, files)` puts the rules site on any aiohttp application (the
 seat pages can share the server), and `Server` runs an application on a port, in its own
@@ -25,13 +28,13 @@ import contextlib
 import os
 import re
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import web
+
+from companion.inputs.web.edge import Gate, gate_middleware, listen, quiet_logs
 
 from . import DEFAULT_PORT
 from .site import SiteFile, content_type, site_files
@@ -238,37 +241,6 @@ def rules_app(files: dict[str, SiteFile] | None = None) -> web.Application:
 
 
 # --------------------------------------------------------------------------- running
-class _Guarded(asyncio.Protocol):
-    """aiohttp's protocol, with each connection's deadline kept for the sweeper."""
-
-    def __init__(self, inner: Any, conns: dict[Any, list[Any]], timeout: float) -> None:
-        self.inner = inner
-        self.conns = conns
-        self.timeout = timeout
-        self.transport: Any = None
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        self.conns[transport] = [time.monotonic() + self.timeout]
-        self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: BaseException | None) -> None:
-        self.conns.pop(self.transport, None)
-        self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return bool(self.inner.eof_received())
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
-
-
 class Server:
     """An aiohttp application on one port, run in a thread (`start`) or in the foreground
     (`serve_forever`), closing connections that are too slow to send a request head or idle
@@ -288,7 +260,7 @@ class Server:
         self._server: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
-        self._conns: dict[Any, list[Any]] = {}  # transport -> [deadline or None while busy]
+        self.gate = Gate(header_timeout=self.header_timeout)
         self.loop.run_until_complete(self._bind(port))
         sock = self._server.sockets[0] if self._server else None
         self.server_address: tuple[str, int] = (self.host, sock.getsockname()[1] if sock else port)
@@ -311,41 +283,16 @@ class Server:
         self.loop.call_soon_threadsafe(swap)
 
     async def _bind(self, port: int) -> None:
-        @web.middleware
-        async def busy(request: web.Request, handler: Any) -> web.StreamResponse:
-            entry = self._conns.get(request.transport)
-            if entry is not None:
-                entry[0] = None  # a whole request head arrived: not idle while it is answered
-            try:
-                return await handler(request)
-            finally:
-                if entry is not None:
-                    entry[0] = time.monotonic() + self.header_timeout
-
-        self.app.middlewares.append(busy)
+        # a whole request head arrived: not idle while it is answered
+        self.app.middlewares.append(gate_middleware(self.gate))
+        quiet_logs()  # malformed requests: a line in the edge's log, never on the screen (issue #25)
+        if not self.quiet:
+            _print_access_log()
         self._runner = web.AppRunner(self.app, access_log=None if self.quiet else web.access_logger,
                                      keepalive_timeout=self.header_timeout, handle_signals=False,
                                      shutdown_timeout=2.0)  # Ctrl+C: never wait a minute on a lingering phone
         await self._runner.setup()
-        factory = self._runner.server
-        assert factory is not None
-
-        def protocol() -> Any:
-            return _Guarded(factory(), self._conns, self.header_timeout)
-
-        self._server = await self.loop.create_server(protocol, self.host, port, backlog=self.backlog,
-                                                     reuse_address=True)
-        self.loop.create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        step = max(0.05, min(1.0, self.header_timeout / 4))
-        while True:
-            await asyncio.sleep(step)
-            now = time.monotonic()
-            for transport, (deadline,) in list(self._conns.items()):
-                if deadline is not None and now > deadline:
-                    self._conns.pop(transport, None)
-                    transport.close()
+        self._server = await listen(self._runner, self.host, port, self.gate, self.backlog)
 
     @property
     def base_url(self) -> str:
@@ -394,7 +341,7 @@ class Server:
             return
         if self._server is not None:
             self._server.close()
-        for transport in list(self._conns):
+        for transport in list(self.gate.conns):
             transport.close()
         if self._runner is not None:
             self.loop.run_until_complete(self._runner.cleanup())
@@ -402,6 +349,17 @@ class Server:
             task.cancel()
         self.loop.run_until_complete(asyncio.sleep(0))
         self.loop.close()
+
+
+def _print_access_log() -> None:
+    """`companion serve --verbose`: the access log on standard error, as before (only it)."""
+    import logging
+    import sys
+
+    access = logging.getLogger("aiohttp.access")
+    access.propagate = False  # asked for on the screen: not also in the edge's log
+    if not any(getattr(h, "stream", None) is sys.stderr for h in access.handlers):
+        access.addHandler(logging.StreamHandler(sys.stderr))
 
 
 def make_server(port: int = DEFAULT_PORT, lan: bool = False, files: dict[str, SiteFile] | None = None,

@@ -159,9 +159,12 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         core = session.core
         names = [s.name for s in core.seats]
         langs = [s.lang or core.lang for s in core.seats]
-        book, hub, join = open_channels(inbox, names, core.humans, langs, core.lang, title, args)
+        notes: list[tuple[str, dict[str, Any]]] = []
+        book, hub, join = open_channels(inbox, names, core.humans, langs, core.lang, title, args, notes)
         core.release_target = lambda text: release_target(text, names)
         session.table.on_release = book.release
+        for msg_id, params in notes:
+            session.tell(msg_id, None, **params)
         announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
     listeners = _listen(args, session, inbox)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
@@ -179,11 +182,15 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         # No gc.collect() first: it would hold the interpreter ~0.1 s just as the opening is said.
         gc.freeze()
         if session.running and session.core.humans:
-            keys = inbox
+            keys: Any = inbox
+            if book is not None:  # « Anne : libère » at the keyboard frees her seat (issue #25)
+                from companion.inputs.web.play import TableKeys
+
+                keys = TableKeys(inbox, [s.name for s in session.core.seats])
             if listeners:  # push-to-talk (--voice-ptt): the talk key opens the microphones
                 from companion.inputs.voice.table import keyboard_inbox
 
-                keys = keyboard_inbox(inbox, listeners)
+                keys = keyboard_inbox(keys, listeners)
             threading.Thread(target=pump, args=(keys,), name="keyboard", daemon=True).start()
         loop.run()
     finally:

@@ -1,13 +1,16 @@
 """A second terminal as a player's private channel: `companion join --seat NAME` (issue #12).
 
 For braille-display users with their own screen reader, in another terminal of the same
-machine or over SSH. The running game listens on a Unix socket in the user's runtime folder
-(`platformdirs.user_runtime_dir`, mode 0700, socket 0600); `join` claims a seat through it,
-then prints only what that seat hears (its private lines marked) and sends its lines. It
-never opens the save: the game it talks to holds it.
+machine or over SSH. Each running game listens on its own Unix socket (`join-<pid>-<n>.sock`,
+mode 0600) in the user's private runtime folder (`runtime_folder`: mode 0700, owned by the
+user, else one clear sentence); `join` finds the game that has the seat asked for, claims
+the seat through it, then prints only what that seat hears (its private lines marked) and
+sends its lines. It never opens the save: the game it talks to holds it.
 
 Protocol: one JSON object per line, UTF-8, both ways.
   client -> {"seat": "Anne"}                      claim (the first line)
+  client -> {"seat": "Anne", "probe": true}       does this game have that seat? (then closed)
+  server -> {"probe": true, "has": true}
   server -> {"ok": true, "player": "Anne", "lang": "fr", "welcome": "..."} or {"error": "..."}
   server -> {"n": 3, "text": "...", "private": true}  each line the seat hears
   client -> {"line": "mon plateau"}               a command of that seat
@@ -18,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import socket
+import stat
 import sys
 import threading
 import time
@@ -37,15 +42,79 @@ RATE_WINDOW = 3.0
 CLAIM_TIMEOUT = 10.0  # seconds to send the claim after connecting
 
 
-def socket_path() -> Path:
-    """Where the running game listens: the user's runtime folder (never world-readable)."""
+SOCKET_GLOB = "join-*.sock"
+_numbers = itertools.count(1)
+
+
+class Unavailable(Exception):
+    """No private folder for the games' sockets; `path` is the one refused."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(str(path))
+        self.path = path
+
+
+def _private_folder(path: Path) -> bool:
+    """Make `path` (mode 0700) or accept it when it is a real folder of this user that no
+    one else may enter; never one another user made first (issue #25)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+            return False
+        if st.st_mode & 0o077:
+            os.chmod(path, 0o700)
+        return True
+    except OSError:
+        return False
+
+
+def runtime_folder() -> Path:
+    """The user's private folder for the games' sockets: `companion` in the runtime folder
+    (`platformdirs.user_runtime_dir`), else in the user's cache folder when that one is
+    missing, unsafe or another user's (no XDG_RUNTIME_DIR: /tmp/runtime-<uid>); raises
+    `Unavailable` when neither is safe. Socket paths must stay short (108 bytes)."""
+    import tempfile
     import warnings
 
-    from platformdirs import user_runtime_dir
+    from platformdirs import user_cache_dir, user_runtime_dir
 
-    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR (SSH, containers): its fallback is fine
+    first: Path | None = None
+    refused: Path | None = None
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR (SSH, containers): its fallback is checked here
         warnings.simplefilter("ignore")
-        return Path(user_runtime_dir("companion", ensure_exists=False)) / "join.sock"
+        try:
+            first = Path(user_runtime_dir("companion", ensure_exists=False))
+        except OSError as exc:  # the temporary fallback is another user's: platformdirs refuses it
+            refused = Path(exc.filename or Path(tempfile.gettempdir()) / f"runtime-{os.geteuid()}")
+    candidates = [p for p in (first, Path(user_cache_dir("companion", ensure_exists=False)) / "run") if p]
+    for folder in candidates:
+        if len(str(folder)) < 86 and _private_folder(folder):  # AF_UNIX paths: 108 bytes
+            return folder
+    raise Unavailable(refused or candidates[0])
+
+
+def socket_path() -> Path:
+    """A new game's own socket (two games never share one, issue #25)."""
+    return runtime_folder() / f"join-{os.getpid()}-{next(_numbers)}.sock"
+
+
+def game_sockets() -> list[Path]:
+    """The sockets of the games running now (a dead game's is removed)."""
+    live = []
+    for path in sorted(runtime_folder().glob(SOCKET_GLOB)):
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(path))
+            live.append(path)
+        except ConnectionRefusedError:
+            with contextlib.suppress(OSError):
+                path.unlink()  # a game that did not stop cleanly; our own private folder
+        except OSError:
+            pass
+        finally:
+            probe.close()
+    return live
 
 
 def _t(lang: str, msg_id: str, **params: Any) -> str:
@@ -121,10 +190,14 @@ class JoinServer:
             reader = conn.makefile("r", encoding="utf-8", errors="replace", newline="\n")
             first = reader.readline(1000)
             try:
-                name = str(json.loads(first)["seat"])
+                hello = json.loads(first)
+                name = str(hello["seat"])
             except (ValueError, KeyError, TypeError):
                 return
             found = self.book.seat_named(name)
+            if hello.get("probe"):  # `join` looking for the game that has this seat
+                _send(conn, {"probe": True, "has": found is not None}, lock)
+                return
             if found is None:
                 names = ", ".join(self.book.names[i] for i in sorted(self.book.humans))
                 _send(conn, {"error": _t(lang, "core.join.unknown_seat", name=name, names=names)}, lock)
@@ -193,6 +266,36 @@ class JoinServer:
 
 
 # --------------------------------------------------------------------------- the terminal
+def _has_seat(path: Path, seat: str) -> bool:
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(CLAIM_TIMEOUT)
+    try:
+        conn.connect(str(path))
+        conn.sendall((json.dumps({"seat": seat, "probe": True}) + "\n").encode())
+        answer = json.loads(conn.makefile("r", encoding="utf-8").readline() or "{}")
+        return bool(answer.get("has"))
+    except (OSError, ValueError):
+        return False
+    finally:
+        conn.close()
+
+
+def _game_with(seat: str, lang: str) -> Path | None:
+    """The socket of the one running game that has `seat`; None after saying why not."""
+    live = game_sockets()
+    having = [p for p in live if _has_seat(p, seat)]
+    if len(having) > 1:
+        print(_t(lang, "core.join.several_games", name=seat, sockets=", ".join(map(str, having))),
+              file=sys.stderr, flush=True)
+        return None
+    if having:
+        return having[0]
+    if live:
+        return live[0]  # the game says who its players are
+    print(_t(lang, "core.join.no_game", path=str(runtime_folder())), file=sys.stderr, flush=True)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="companion join",
                                 description="this terminal becomes one player's private channel")
@@ -200,8 +303,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--socket", type=Path, default=None, help="the game's socket (default: the user's runtime folder)")
     p.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of this program's own messages")
     args = p.parse_args(argv)
-    path = args.socket or socket_path()
     lang = args.lang
+    if args.socket is not None:
+        path = args.socket
+    else:
+        try:
+            path = _game_with(args.seat, lang)
+        except Unavailable as exc:
+            print(_t(lang, "core.join.unsafe_folder", path=str(exc.path)), file=sys.stderr, flush=True)
+            return 2
+        if path is None:
+            return 2
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(str(path))
@@ -254,4 +366,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["JoinServer", "main", "socket_path"]
+__all__ = ["JoinServer", "Unavailable", "game_sockets", "main", "runtime_folder", "socket_path"]

@@ -81,6 +81,15 @@ class SeatReleased:
     channel: Any = field(compare=False)
 
 
+@dataclass(frozen=True)
+class Notice:
+    """A `Device` event: a sentence an input's edge has for the whole table, about itself and
+    never about the game (« un autre appareil demande la place d'Anne »). The loop has the
+    core say it (`SessionCore.say_now`), like the speakers' own descriptions."""
+
+    utterance: Any = field(compare=False)
+
+
 Input = Line | Device | Tick | BotMove | Closed
 
 

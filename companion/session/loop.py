@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.session.inbox import BotMove, Inbox, Input, Tick
+from companion.session.inbox import BotMove, Device, Inbox, Input, Notice, Tick
 
 from .core import SessionCore
 from .outputs import Output, Think
@@ -92,6 +92,10 @@ class TableLoop:
 
     def feed(self, item: Input) -> None:
         """One input, handled now on this thread (the loop's thread)."""
+        if isinstance(item, Device) and isinstance(item.event, Notice):
+            # an edge's sentence about itself (issue #25): said to the table, remembered by no one
+            self.dispatch(self.core.say_now([item.event.utterance], remember=False))
+            return
         self.dispatch(self.core.handle(item))
 
     def dispatch(self, outputs: list[Output]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,38 @@ from companion.narration import catalog
 from companion.session import Session, TableLoop
 from companion.session.inbox import Inbox, Tick
 from companion.session.transcript import load
+
+
+class WatchedInbox(Inbox):
+    """The table's inbox, waking its waiters whenever an input is posted or handled, so that
+    tests wait on these events, never on a clock (issue #25)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cv = threading.Condition()
+        self.posted = 0
+        self.handled = 0
+
+    def post(self, item: Any) -> None:
+        with self.cv:
+            self.posted += 1
+            super().post(item)
+            self.cv.notify_all()
+
+    def done(self) -> None:
+        with self.cv:
+            self.handled += 1
+            self.cv.notify_all()
+
+    def poke(self) -> None:
+        with self.cv:
+            self.cv.notify_all()
+
+    def wait(self, pred: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+        """Until `pred()` holds (checked after each input posted or handled, each line
+        printed); the timeout only bounds a test that would otherwise hang."""
+        with self.cv:
+            assert self.cv.wait_for(pred, timeout), what
 
 
 class Table:
@@ -33,8 +66,13 @@ class Table:
         self.session: Session = make_session(entry, self.game, ui, bot_kinds, self.names, kinds, seed,
                                              {}, None, None, ns, "fr")
         self.printed: list[str] = []
-        self.session.table.out = self.printed.append
-        self.inbox = Inbox()
+        self.inbox = WatchedInbox()
+
+        def out(text: str) -> None:
+            self.printed.append(text)
+            self.inbox.poke()
+
+        self.session.table.out = out
         humans = list(range(len(names)))
         self.book = SeatBook(self.names, self.inbox, humans)
         self.hub = WebHub(self.inbox, self.names, humans=humans, lang="fr", game_title="Les 5 KIKOI",
@@ -47,6 +85,15 @@ class Table:
         self.session.core.release_target = lambda text: release_target(text, self.names)
         self.session.table.on_release = self.book.release
         self.loop = TableLoop(self.session.core, self.session.table, self.inbox, worker=False)
+        feed = self.loop.feed
+
+        def fed(item: Any) -> None:
+            try:
+                feed(item)
+            finally:
+                self.inbox.done()
+
+        self.loop.feed = fed  # type: ignore[method-assign]
         self.thread: threading.Thread | None = None
 
     def open(self) -> None:
@@ -57,8 +104,10 @@ class Table:
 
     def start(self) -> None:
         """Take the claims already made, then start the game and the loop in its thread."""
-        while (item := self.inbox.get(timeout=0.05)) is not None:
-            self.loop.feed(item)
+        while not self.inbox.empty():
+            item = self.inbox.get()
+            if item is not None:
+                self.loop.feed(item)
         self.loop.start()
         self.thread = threading.Thread(target=self.loop.run, name="table-loop", daemon=True)
         self.thread.start()
@@ -95,13 +144,12 @@ class Table:
                   for t in self.private_texts(s)}
         return [t for t in self.private_texts(seat) if t not in others]
 
-    def wait_idle(self, timeout: float = 5.0) -> None:
-        import time
+    def wait_idle(self) -> None:
+        """Until every input posted so far has been handled (and its outputs delivered)."""
+        self.inbox.wait(lambda: self.inbox.handled >= self.inbox.posted, "the table did not take its inputs")
 
-        end = time.monotonic() + timeout
-        while not self.inbox.empty() and time.monotonic() < end:
-            time.sleep(0.02)
-        time.sleep(0.1)
+    def wait(self, pred: Callable[[], bool], what: str) -> None:
+        self.inbox.wait(pred, what)
 
 
 __all__ = ["Table"]

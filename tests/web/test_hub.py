@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import http.cookiejar
 import json
 import os
 import shutil
@@ -24,14 +25,21 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-OPENER = urllib.request.build_opener(NoRedirect)
+def phone() -> urllib.request.OpenerDirector:
+    """One device: a browser that keeps its cookies (the key to the seat it claimed)."""
+    return urllib.request.build_opener(NoRedirect, urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
 
-def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+JAR = http.cookiejar.CookieJar()  # the test's own phone, emptied for each hub
+OPENER = urllib.request.build_opener(NoRedirect, urllib.request.HTTPCookieProcessor(JAR))
+
+
+def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None,
+          device: urllib.request.OpenerDirector | None = None) -> tuple[int, dict[str, str], bytes]:
     body = urllib.parse.urlencode(data).encode() if data is not None else None
     req = urllib.request.Request(url, data=body, headers=headers or {})
     try:
-        with OPENER.open(req, timeout=5) as resp:
+        with (device or OPENER).open(req, timeout=5) as resp:
             return resp.status, dict(resp.headers), resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
@@ -41,6 +49,7 @@ def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] 
 def hub():
     inbox = Inbox()
     h = WebHub(inbox, ["Anne", "Bruno", "Robot"], humans=[0, 1], lang="fr", game_title="Les 5 KIKOI", port=0)
+    JAR.clear()
     h.start()
     yield h
     h.stop()
@@ -63,7 +72,7 @@ def test_claim_posts_the_channel_and_refuses_a_second_claim(hub: WebHub) -> None
     status, headers, body = fetch(hub.table_url)
     assert status == 200 and b"Je suis Anne" in body and b"Robot" not in body  # bots have no page
     assert "default-src 'none'" in headers["Content-Security-Policy"]
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"
     url = claim(hub, 0)
     [item] = drain(hub.inbox)
     assert isinstance(item, Device) and isinstance(item.event, SeatClaimed) and item.event.seat == 0
@@ -127,6 +136,9 @@ def read_events(url: str, last: int | None, count: int) -> list[dict]:
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
     headers = {"Last-Event-ID": str(last)} if last is not None else {}
+    keyed = urllib.request.Request(url + "/events")
+    JAR.add_cookie_header(keyed)  # the phone's key to its seat
+    headers.update(keyed.unredirected_hdrs)
     conn.request("GET", parts.path + "/events", headers=headers)
     resp = conn.getresponse()
     assert resp.status == 200 and resp.headers["Content-Type"].startswith("text/event-stream")

@@ -105,6 +105,14 @@ def test_two_pages_each_hear_their_own_secrets_only(browser, table: Table, axe_s
         assert other.get_by_role("button", name="Je suis Anne").count() == 0
         resp = other.request.post(url + "/claim", form={"seat": "0"})
         assert resp.status == 409
+        # Anne's own address opened on another device: taken, none of her lines (issue #25)
+        resp = other.goto(anne.url)
+        assert resp is not None and resp.status == 409
+        assert "autre appareil" in other.locator("#status").inner_text()
+        assert other.locator("#log").count() == 0
+        assert not any(t in other.inner_text("body") for t in table.private_texts(0))
+        table.wait(lambda: "Anne : un autre appareil demande ta place." in table.printed,
+                   "the table did not hear of the other device")
         ctx_c.close()
 
         # reloading the page catches up on everything it had
@@ -141,5 +149,21 @@ def test_release_at_the_table_frees_the_seat(browser, table: Table) -> None:
         assert again.url != old
         ctx2.close()
         assert any("Place libérée : Anne." in p for p in table.printed)
+    finally:
+        ctx.close()
+
+
+def test_the_owner_frees_her_seat_from_her_page(browser, table: Table) -> None:
+    assert table.hub is not None
+    url = table.hub.table_url
+    ctx, anne = claim(browser, url, "Anne")
+    try:
+        table.start()
+        old = anne.url
+        anne.get_by_role("button", name="Libérer ma place").click()
+        anne.wait_for_url("**/t")
+        table.wait(lambda: "Place libérée : Anne." in table.printed, "the table was not told")
+        assert anne.get_by_role("button", name="Je suis Anne").count() == 1  # free again
+        assert anne.request.get(old).status == 404
     finally:
         ctx.close()

@@ -20,7 +20,17 @@ Addresses (under `PREFIX`, so that the rules pages can share the same aiohttp ap
     /t/s/{token}        the seat's page (the token is unguessable: secrets.token_urlsafe)
     /t/s/{token}/events its lines as Server-Sent Events (catch-up with Last-Event-ID)
     /t/s/{token}/line   POST line=...: a command of that seat
+    /t/s/{token}/release POST: the seat's owner hands it over
     /t/app.js, /t/app.css, /t/qr.png
+
+A seat belongs to the device that claimed it (issue #25): the claim gives that browser a key
+(an HttpOnly cookie whose path is the seat's own address); another device opening the same
+address is told the seat is taken, gets none of its lines, and the table hears « un autre
+appareil demande la place ». Only the owner hands the seat over: from her device (the
+page's « Libérer ma place ») or « Anne : libère » at the table. Every request must name a
+host the server is reached by (an address, localhost, a .local name) and every post must
+come from the page itself (its Origin), so another web page the phone opens cannot claim a
+seat or speak for one. Secrets and keys are compared in constant time.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import hmac
 import html
 import json
 import secrets
+import socket
 import threading
 import time
 from collections import deque
@@ -38,8 +49,9 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.narration import Msg, catalog
-from companion.session.inbox import Inbox, Line
+from companion.inputs.web.edge import Gate, gate_middleware, host_allowed, listen, same_origin
+from companion.narration import Msg, Priority, Raw, catalog, say
+from companion.session.inbox import Device, Inbox, Line, Notice
 
 from .assets import APP_CSS, APP_JS
 from .seats import Claim, SeatBook
@@ -51,12 +63,17 @@ RATE_WINDOW = 3.0  # ... in this many seconds
 STREAM_LIFE = 600.0  # a stream ends after this (the page reconnects and catches up)
 HEARTBEAT = 15.0  # a comment on idle streams, so that proxies and phones keep them open
 IDLE_TIMEOUT = 30.0  # seconds an HTTP connection may stay idle between requests
+COOKIE = "companion_seat"  # the device's key to its seat (path: the seat's address)
+KEY_LIFE = 24 * 3600  # seconds a phone keeps its key
+CONTEST_QUIET = 30.0  # seconds before the table hears again that another device asks for a seat
 SECURITY_HEADERS = {
     "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; "
                                 "connect-src 'self'; img-src 'self'; form-action 'self'; "
                                 "base-uri 'none'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # a seat's address never leaks in a Referer
+    # a seat's address never leaks in a Referer to another site; and the page's own posts carry
+    # their Origin (under "no-referrer" a browser sends « Origin: null », which any site can forge)
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
@@ -81,7 +98,8 @@ def warm_catalogs(langs: list[str]) -> None:
 class WebHub:
     def __init__(self, inbox: Inbox, names: list[str], *, langs: list[str] | None = None,
                  humans: list[int] | None = None, lang: str = "fr", game_title: str = "",
-                 host: str = "127.0.0.1", port: int = 0, book: SeatBook | None = None) -> None:
+                 host: str = "127.0.0.1", port: int = 0, book: SeatBook | None = None,
+                 hostnames: tuple[str, ...] = (), gate: Gate | None = None) -> None:
         self.inbox = inbox
         self.names = list(names)
         self.lang = lang
@@ -95,9 +113,16 @@ class WebHub:
         self._sent: dict[int, deque[float]] = {}
         # one unguessable secret per seat; a new one when the seat is released
         self._tokens = {seat: secrets.token_urlsafe(24) for seat in range(len(names))}
+        self._keys: dict[int, tuple[Claim, str]] = {}  # seat -> (its claim, its device's key)
+        self._contested: dict[int, float] = {}  # seat -> when the table last heard of a stranger
+        self._urls_path: Path | None = None  # --web-urls: rewritten when an address changes
+        # the names this server is reached by besides addresses, localhost and .local names
+        self.hostnames = {h.lower().rstrip(".") for h in (*hostnames, socket.gethostname())}
+        self.gate = gate or Gate(header_timeout=IDLE_TIMEOUT)
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
+        self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
 
@@ -116,10 +141,15 @@ class WebHub:
 
     def write_urls(self, path: Path) -> None:
         """`--web-urls FILE`: every human seat's secret address as JSON (readable by the user only)."""
+        self._urls_path = path
         data = json.dumps(self.urls(), ensure_ascii=False, indent=1)
         path.touch(mode=0o600, exist_ok=True)
         path.chmod(0o600)
-        path.write_text(data + "\n", encoding="utf-8")
+        tmp = path.with_name(path.name + ".tmp")  # a script reading it never sees half a file
+        tmp.touch(mode=0o600, exist_ok=True)
+        tmp.chmod(0o600)
+        tmp.write_text(data + "\n", encoding="utf-8")
+        tmp.replace(path)
 
     def channel(self, seat: int) -> Any:
         """The Channel of `seat` when a page or terminal holds it, else None."""
@@ -188,7 +218,7 @@ class WebHub:
             self._loop = None
 
     def make_app(self) -> web.Application:
-        app = web.Application(client_max_size=4096, middlewares=[_headers])
+        app = web.Application(client_max_size=4096, middlewares=[gate_middleware(self.gate), _headers])
         self.add_routes(app)
         return app
 
@@ -202,29 +232,36 @@ class WebHub:
         app.router.add_get(PREFIX + "/s/{token}", self._seat_page)
         app.router.add_get(PREFIX + "/s/{token}/events", self._events)
         app.router.add_post(PREFIX + "/s/{token}/line", self._line)
+        app.router.add_post(PREFIX + "/s/{token}/release", self._release)
         if _headers not in app.middlewares:
             app.middlewares.append(_headers)
+        app.middlewares.append(self._guard)
 
     async def _serve(self) -> None:
         self._runner = web.AppRunner(self.make_app(), keepalive_timeout=IDLE_TIMEOUT, access_log=None,
-                                     shutdown_timeout=1.0)
+                                     shutdown_timeout=1.0, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        port = server.sockets[0].getsockname()[1] if server and server.sockets else self.port
+        # behind the gate, quietly: no request from the network ever prints (issue #25)
+        self._server = await listen(self._runner, self.host, self.port, self.gate)
+        port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self.port
         self.port = port
         shown = "127.0.0.1" if self.host in ("127.0.0.1", "localhost") else _lan_address()
         self.base_url = f"http://{shown}:{port}"
 
     async def _cleanup(self) -> None:
+        server = getattr(self, "_server", None)
+        if server is not None:
+            server.close()
+        for transport in list(self.gate.conns):
+            transport.abort()
+        if self.gate.task is not None:
+            self.gate.task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
 
     # --- helpers -------------------------------------------------------------------------------
-    def _seat_of(self, token: str) -> tuple[int, Claim] | None:
-        """The seat whose secret is `token` (compared in constant time with every seat's),
-        claimed for this page when it was free; None when unknown or held by a terminal."""
+    def _seat_named_by(self, token: str) -> int | None:
+        """The human seat whose secret is `token` (compared in constant time with every seat's)."""
         found = None
         given = token.encode()
         with self._lock:
@@ -232,12 +269,57 @@ class WebHub:
         for seat, secret in tokens.items():
             if hmac.compare_digest(secret.encode(), given):
                 found = seat
-        if found is None or found not in self.book.humans:
-            return None
-        claim = self.book.claimed(found) or self.book.claim(found, "web")
+        return found if found in self.book.humans else None
+
+    def _bind(self, seat: int, claim: Claim) -> str:
+        """The new key of the device that just claimed `seat`."""
+        key = secrets.token_urlsafe(24)
+        with self._lock:
+            self._keys[seat] = (claim, key)
+        return key
+
+    def _owner(self, request: web.Request, seat: int, *, claim_free: bool) -> tuple[Claim, str | None] | None:
+        """(the seat's claim, a new key to give or None) when this device holds `seat`, after
+        claiming it when it is free and `claim_free`; None when another device or a terminal holds it."""
+        claim = self.book.claimed(seat)
+        if claim is None and claim_free:
+            claim = self.book.claim(seat, "web")
+            if claim is not None:
+                return claim, self._bind(seat, claim)
+            claim = self.book.claimed(seat)
         if claim is None or claim.source != "web":
             return None
-        return found, claim
+        with self._lock:
+            bound = self._keys.get(seat)
+        given = request.cookies.get(COOKIE, "")
+        if bound is not None and bound[0] is claim and hmac.compare_digest(bound[1].encode(), given.encode()):
+            return claim, None
+        return None
+
+    def _contest(self, seat: int) -> None:
+        """Another device asked for a held seat: the table hears it (once in a while: a device
+        retrying must not fill the table's screen)."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._contested.get(seat, -CONTEST_QUIET) < CONTEST_QUIET:
+                return
+            self._contested[seat] = now
+        utt = say("core.web.seat_contested", Priority.MESSAGE, player=Raw(self.names[seat]))
+        self.inbox.post(Device(Notice(utt), "web"))
+
+    def _key_cookie(self, resp: web.StreamResponse, token: str, key: str) -> None:
+        resp.set_cookie(COOKIE, key, path=f"{PREFIX}/s/{token}", max_age=KEY_LIFE, httponly=True, samesite="Lax")
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Host and Origin checks of every seat-page request (issue #25)."""
+        if request.path == PREFIX or request.path.startswith(PREFIX + "/"):
+            host = request.headers.get("Host", "")
+            if not host_allowed(host, self.hostnames):
+                raise web.HTTPForbidden(text="Unknown host.\n")
+            if request.method == "POST" and not same_origin(request, host):
+                raise web.HTTPForbidden(text="Cross-site request refused.\n")
+        return await handler(request)  # type: ignore[no-any-return]
 
     def _allowed(self, seat: int) -> bool:
         now = time.monotonic()
@@ -253,8 +335,16 @@ class WebHub:
     def _released(self, seat: int, claim: Claim) -> None:
         with self._lock:
             self._sent.pop(seat, None)
-            if claim.source == "web":
-                self._tokens[seat] = secrets.token_urlsafe(24)  # the old page is cut off
+            self._keys.pop(seat, None)
+            self._contested.pop(seat, None)
+            if claim.source != "web":
+                return
+            self._tokens[seat] = secrets.token_urlsafe(24)  # the old page is cut off
+        if self._urls_path is not None:  # --web-urls holds no dead address (issue #25)
+            try:
+                self.write_urls(self._urls_path)
+            except OSError:
+                pass  # the file's folder is gone: the table address still works
 
     # --- handlers ------------------------------------------------------------------------------
     async def _asset(self, request: web.Request) -> web.Response:
@@ -296,15 +386,30 @@ class WebHub:
         claim = self.book.claim(seat, "web")
         if claim is None:
             return await self._table(request, _t(self.lang, "core.web.taken", player=self.names[seat]), 409)
+        key = self._bind(seat, claim)
         with self._lock:
             token = self._tokens[seat]
-        raise web.HTTPSeeOther(f"{PREFIX}/s/{token}")
+        resp = web.Response(status=303, headers={"Location": f"{PREFIX}/s/{token}"})
+        self._key_cookie(resp, token, key)
+        return resp
+
+    async def _held_elsewhere(self, request: web.Request, seat: int) -> web.Response:
+        """What another device gets: the seat is taken, none of its lines; the table is told."""
+        self._contest(seat)
+        message = _t(self.lang, "core.web.other_device", player=self.names[seat])
+        if "application/json" in request.headers.get("Accept", ""):
+            return web.json_response({"ok": False, "error": message}, status=409)
+        return await self._table(request, message, 409)
 
     async def _seat_page(self, request: web.Request) -> web.Response:
-        found = self._seat_of(request.match_info["token"])
-        if found is None:
+        token = request.match_info["token"]
+        seat = self._seat_named_by(token)
+        if seat is None:
             raise web.HTTPNotFound()
-        seat, claim = found
+        owner = self._owner(request, seat, claim_free=True)
+        if owner is None:
+            return await self._held_elsewhere(request, seat)
+        claim, key = owner
         lang = self.langs[seat]
         name = self.names[seat]
         t = lambda msg_id, **p: html.escape(_t(lang, msg_id, **p))  # noqa: E731
@@ -323,7 +428,7 @@ class WebHub:
         page = (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta name="referrer" content="no-referrer">'
+            f'<meta name="referrer" content="same-origin">'
             f"<title>{title}</title>"
             f'<link rel="stylesheet" href="{PREFIX}/app.css">'
             f'<script src="{PREFIX}/app.js" defer></script></head>'
@@ -340,14 +445,38 @@ class WebHub:
             f'<h2 id="heard">{t("core.web.log_label")}</h2>'
             f'<div id="log" role="log" aria-live="polite" aria-labelledby="heard" tabindex="0">{"".join(lines)}</div>'
             f'<label class="check"><input type="checkbox" id="speak"> {t("core.web.speak_private")}</label>'
+            f'<form id="leave" method="post" action="{base}/release">'
+            f'<button type="submit">{t("core.web.release_button")}</button></form>'
             f"</main></body></html>")
-        return web.Response(text=page, content_type="text/html", charset="utf-8")
+        resp = web.Response(text=page, content_type="text/html", charset="utf-8")
+        if key is not None:
+            self._key_cookie(resp, token, key)
+        return resp
+
+    def _owned(self, request: web.Request) -> tuple[int, Claim | None]:
+        """The seat of this address, and its claim when this device holds it (else None);
+        raises 404 for an unknown address."""
+        seat = self._seat_named_by(request.match_info["token"])
+        if seat is None:
+            raise web.HTTPNotFound()
+        owner = self._owner(request, seat, claim_free=False)
+        return seat, (owner[0] if owner is not None else None)
+
+    async def _release(self, request: web.Request) -> web.StreamResponse:
+        """The owner hands her seat over from her own device; the table hears it is free."""
+        seat, claim = self._owned(request)
+        if claim is None:
+            return await self._held_elsewhere(request, seat)
+        if self.book.claimed(seat) is claim:
+            self.book.release(seat)
+        if "application/json" in request.headers.get("Accept", ""):
+            return web.json_response({"ok": True, "error": ""})
+        raise web.HTTPSeeOther(PREFIX)
 
     async def _line(self, request: web.Request) -> web.StreamResponse:
-        found = self._seat_of(request.match_info["token"])
-        if found is None:
-            raise web.HTTPNotFound()
-        seat, claim = found
+        seat, claim = self._owned(request)
+        if claim is None:
+            return await self._held_elsewhere(request, seat)
         lang = self.langs[seat]
         form = await request.post()
         text = str(form.get("line", "")).replace("\r", " ").replace("\n", " ").strip()
@@ -363,10 +492,9 @@ class WebHub:
         raise web.HTTPSeeOther(f"{PREFIX}/s/{request.match_info['token']}")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        found = self._seat_of(request.match_info["token"])
-        if found is None:
-            raise web.HTTPNotFound()
-        seat, claim = found
+        seat, claim = self._owned(request)
+        if claim is None:
+            return await self._held_elsewhere(request, seat)
         channel = claim.channel
         try:
             after = int(request.headers.get("Last-Event-ID") or request.query.get("after", "0"))

@@ -9,17 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from companion.narration import Priority, Raw
-from companion.session.inbox import Inbox
+from companion.session.inbox import Inbox, Line
 
-from .seats import SeatBook
+from .seats import RELEASE_WORDS, SeatBook, release_target
 
 
 def open_channels(inbox: Inbox, names: list[str], humans: list[int], langs: list[str], lang: str,
-                  title: str, args: argparse.Namespace) -> tuple[SeatBook, Any, Any]:
+                  title: str, args: argparse.Namespace,
+                  notes: list[tuple[str, dict[str, Any]]] | None = None) -> tuple[SeatBook, Any, Any]:
     """The shared seat book, the web hub (or None) and the terminals' server (or None), started.
 
     This is what the table loop calls once the match is made; every claim, line and release
-    then arrives in `inbox`. Returns (book, hub, join_server)."""
+    then arrives in `inbox`. Returns (book, hub, join_server). What the table should hear
+    about them (no private folder for the terminals' socket) is added to `notes` as
+    (message id, parameters)."""
     book = SeatBook(names, inbox, humans)
     hub = None
     if getattr(args, "web", False):
@@ -30,11 +33,33 @@ def open_channels(inbox: Inbox, names: list[str], humans: list[int], langs: list
         hub.start()
     join = None
     if getattr(args, "web", False) or getattr(args, "join", False):
-        from companion.inputs.terminal import JoinServer
+        from companion.inputs.terminal import JoinServer, Unavailable
 
-        join = JoinServer(book, langs)
-        join.start()
+        try:
+            join = JoinServer(book, langs)
+            join.start()
+        except Unavailable as exc:  # the game goes on without terminals (issue #25)
+            join = None
+            if notes is not None:
+                notes.append(("core.join.unsafe_folder", {"path": Raw(str(exc.path))}))
     return book, hub, join
+
+
+class TableKeys:
+    """Where the table's keyboard posts when seats have pages or terminals: « Anne : libère »
+    (the owner speaking for herself) reaches the core as « libère Anne », the table's word
+    that frees a seat (the core reads a `Name:` prefix as the speaker and would not see it)."""
+
+    def __init__(self, inner: Any, names: list[str]) -> None:
+        self.inner = inner
+        self.names = names
+
+    def post(self, item: Any) -> None:
+        if isinstance(item, Line) and item.source == "keyboard" and ":" in item.text:
+            seat = release_target(item.text, self.names)
+            if seat is not None:
+                item = Line(f"{RELEASE_WORDS[0]} {self.names[seat]}", source=item.source)
+        self.inner.post(item)
 
 
 def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out: Callable[[str], None]) -> None:
@@ -54,4 +79,4 @@ def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out:
         tell("core.web.urls_written", path=Raw(str(args.web_urls)))
 
 
-__all__ = ["announce", "open_channels"]
+__all__ = ["TableKeys", "announce", "open_channels"]

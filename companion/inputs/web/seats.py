@@ -166,7 +166,14 @@ FILLER = frozenset({"le", "la", "place", "siege", "de", "d", "seat", "of", "the"
 
 
 def release_target(text: str, names: list[str]) -> int | None:
-    """The seat freed by a line said at the table: « libère Anne », "release Anne"; else None."""
+    """The seat freed by a line said at the table: « libère Anne », "release Anne", or its
+    owner speaking for herself, « Anne : libère » (issue #25); else None."""
+    head, sep, tail = text.partition(":")
+    if sep and fold(tail).strip() in {fold(w) for w in RELEASE_WORDS}:
+        for i, n in enumerate(names):
+            if fold(n) == fold(head).strip():
+                return i
+        return None
     words = fold(text).replace(",", " ").replace("'", " ").split()
     if len(words) < 2 or words[0] not in {fold(w) for w in RELEASE_WORDS}:
         return None
