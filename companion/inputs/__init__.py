@@ -1,0 +1,1 @@
+"""The inputs at the edge: devices and pages that post to the table's inbox."""

@@ -1,0 +1,126 @@
+"""Done when (#27): whole games played from a braille seat through brltty's virtual display.
+
+* KIKOI with three humans, Anne on a braille seat only (no speech, no screen): she reads all
+  of her own secrets on the display and nothing of the others', and plays by routing keys
+  and by typing on the braille keyboard;
+* 2kissa10 against a bot from the braille seat alone.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .display import Display
+from .harness import BrailleTable
+
+ANNE = 0
+
+
+def pick(table: BrailleTable, seat: int, rng: random.Random) -> str:
+    """What Bruno or Chloé types on their own terminal: one of their legal moves, or an answer."""
+    sayable = table.core.ui.phrases(table.match, seat, "fr")
+    moves = [p for p, c in sayable.concrete if c.startswith("action:")]
+    if moves:
+        return rng.choice(moves)
+    return "oui"
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_whole_kikoi_game_three_humans_one_on_braille(display: Display) -> None:
+    t = BrailleTable("kikoi", ["Anne", "Bruno", "Chloé"], ANNE, display, seed=4)
+    try:
+        for s in (1, 2):
+            assert t.book.claim(s, "terminal") is not None
+        t.start()
+        rng = random.Random(7)
+        typed_move = typed_board = False
+        turns = 0
+        while not t.match.over:
+            turns += 1
+            assert turns < 400, "the game did not end"
+            pending = sorted(t.core.pending)
+            actor = pending[0] if pending else t.match.current
+            if actor != ANNE:
+                t.post(actor, pick(t, actor, rng))
+                continue
+            state = t.read_all()
+            assert state == "alert", f"Anne's turn is not shown as an alert: {t.read()!r}"
+            if not typed_board:
+                # typed on the braille keyboard: her own board, answered on her display only
+                typed_board = True
+                t.type("mon plateau")
+                assert t.read_all() == "alert"  # her turn still waits
+            offers = t.offer_cells()
+            if not typed_move and t.match.current == ANNE and not pending:
+                typed_move = True
+                phrase = next(p for p, c in t.core.ui.phrases(t.match, ANNE, "fr").concrete if c.startswith("action:"))
+                before = len(t.match.history)
+                t.type(phrase)
+                assert len(t.match.history) > before, f"the typed move was not played: {t.printed[-3:]}"
+                continue
+            for _ in range(5):  # the last window may hold the end of a choice only: pan back
+                if offers:
+                    break
+                t.key("FwinLt")
+                offers = t.offer_cells()
+            assert offers, f"no choice on the display: {t.read()!r}"
+            before = len(t.match.history)
+            t.route(rng.choice(offers))
+            assert len(t.match.history) > before, f"the routing key played nothing: {t.printed[-3:]}"
+        t.read_all()
+        assert typed_move and typed_board
+        read = words(" ".join(t.reads))
+        channel = {s: [h for h in t.book.claimed(s).channel.since(0)] for s in range(3)}
+        private = {s: [h.text for h in channel[s] if h.private] for s in range(3)}
+        others = set(private[1]) | set(private[2])
+        secrets = [x for x in private[ANNE] if x not in others]
+        assert len(secrets) >= 3, private[ANNE]
+        for secret in secrets:  # every secret of hers was on her display, read in full
+            if words(secret) not in read:
+                import json
+                json.dump({"reads": t.reads, "entries": [(e.text, e.shown) for e in t.seat.view.entries]}, open("/tmp/brl27/dump.json", "w"), ensure_ascii=False, indent=0)
+            assert words(secret) in read, secret
+        for s in (1, 2):
+            for secret in (x for x in private[s] if x not in private[ANNE]):
+                assert words(secret) not in read, secret
+                assert all(secret != e.text for e in t.seat.view.entries), secret
+        # the table's screen never shows a secret; it says the display took the seat
+        printed = "\n".join(t.printed)
+        assert "Plage braille connectée pour Anne." in printed
+        assert not any(x in printed for s in range(3) for x in private[s] if x in secrets)
+        assert "Partie terminée" in read or "gagne" in read, read[-300:]
+    finally:
+        t.close()
+
+
+def test_whole_kissa_game_against_a_bot_from_the_braille_seat(display: Display) -> None:
+    t = BrailleTable("kissa", ["Anne"], ANNE, display, bots=1, seed=3)
+    try:
+        t.start()
+        turns = 0
+        while not t.match.over:
+            turns += 1
+            assert turns < 200, "the game did not end"
+            assert t.match.current == ANNE
+            state = t.read_all()
+            assert state == "alert", t.read()
+            t.type(kissa_move(t))
+        t.read_all()
+        read = words(" ".join(t.reads))
+        assert t.match.over
+        assert "gagne" in read or "Partie terminée" in read or "égalité" in read, read[-300:]
+    finally:
+        t.close()
+
+
+def kissa_move(t: BrailleTable) -> str:
+    """A move Anne types: the shortest legal equation, as she would write it."""
+    from companion.games.kissa.finder import value_of  # noqa: F401 - the game's own notation
+
+    moves = [p for p, c in t.core.ui.phrases(t.match, ANNE, "fr").concrete if c.startswith("action:")]
+    if not moves:
+        return "pas de solution"
+    return min(moves, key=len)
