@@ -69,6 +69,7 @@ class BrailleTable:
     def close(self) -> None:
         self.book.close()
         self.seat.stop()
+        self.display.close()
 
     # --- the loop, run here ---------------------------------------------------------------------
     def pump(self) -> None:
@@ -91,7 +92,7 @@ class BrailleTable:
                     return shown
             if time.monotonic() > end:
                 raise AssertionError(f"the display did not settle: {self.display.text()!r}")
-            time.sleep(0.01)
+            time.sleep(0.002)
 
     # --- the braille player's hands --------------------------------------------------------------
     def key(self, command: str) -> bytes:
@@ -102,7 +103,7 @@ class BrailleTable:
         end = time.monotonic() + 15
         while self.seat.keys_read <= n:
             assert time.monotonic() < end, f"brltty never passed {command!r}"
-            time.sleep(0.005)
+            time.sleep(0.002)
         shown = self.settle()
         self.reads.append(self.read(shown))
         return shown
@@ -159,9 +160,6 @@ class BrailleTable:
             cur = view.current
             last = cur is not None and view.win >= len(view.windows(cur)) - 1
             if cur is not None and cur.holding:
-                if not last:
-                    self.key("FwinRt")
-                    continue
                 return "alert"
             if view.unread == 0 and last:
                 return "done"

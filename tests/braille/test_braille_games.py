@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .display import Display
+from .display import Brltty, Display
 from .harness import BrailleTable
 
 ANNE = 0
@@ -29,8 +29,8 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_whole_kikoi_game_three_humans_one_on_braille(display: Display) -> None:
-    t = BrailleTable("kikoi", ["Anne", "Bruno", "Chloé"], ANNE, display, seed=4)
+def test_whole_kikoi_game_three_humans_one_on_braille(brltty: Brltty) -> None:
+    t = BrailleTable("kikoi", ["Anne", "Bruno", "Chloé"], ANNE, Display(brltty, 80), seed=4)
     try:
         for s in (1, 2):
             assert t.book.claim(s, "terminal") is not None
@@ -61,10 +61,10 @@ def test_whole_kikoi_game_three_humans_one_on_braille(display: Display) -> None:
                 t.type(phrase)
                 assert len(t.match.history) > before, f"the typed move was not played: {t.printed[-3:]}"
                 continue
-            for _ in range(5):  # the last window may hold the end of a choice only: pan back
+            for _ in range(8):  # the choices follow the question: pan on to them
                 if offers:
                     break
-                t.key("FwinLt")
+                t.key("FwinRt")
                 offers = t.offer_cells()
             assert offers, f"no choice on the display: {t.read()!r}"
             before = len(t.match.history)
@@ -79,9 +79,6 @@ def test_whole_kikoi_game_three_humans_one_on_braille(display: Display) -> None:
         secrets = [x for x in private[ANNE] if x not in others]
         assert len(secrets) >= 3, private[ANNE]
         for secret in secrets:  # every secret of hers was on her display, read in full
-            if words(secret) not in read:
-                import json
-                json.dump({"reads": t.reads, "entries": [(e.text, e.shown) for e in t.seat.view.entries]}, open("/tmp/brl27/dump.json", "w"), ensure_ascii=False, indent=0)
             assert words(secret) in read, secret
         for s in (1, 2):
             for secret in (x for x in private[s] if x not in private[ANNE]):
@@ -91,36 +88,42 @@ def test_whole_kikoi_game_three_humans_one_on_braille(display: Display) -> None:
         printed = "\n".join(t.printed)
         assert "Plage braille connectée pour Anne." in printed
         assert not any(x in printed for s in range(3) for x in private[s] if x in secrets)
-        assert "Partie terminée" in read or "gagne" in read, read[-300:]
+        assert "La partie est finie." in read, read[-300:]  # its end read on the display too
     finally:
         t.close()
 
 
-def test_whole_kissa_game_against_a_bot_from_the_braille_seat(display: Display) -> None:
-    t = BrailleTable("kissa", ["Anne"], ANNE, display, bots=1, seed=3)
+def test_whole_kissa_game_against_a_bot_from_the_braille_seat(brltty: Brltty) -> None:
+    t = BrailleTable("kissa", ["Anne"], ANNE, Display(brltty, 80), bots=1, seed=3)
     try:
         t.start()
         turns = 0
         while not t.match.over:
             turns += 1
-            assert turns < 200, "the game did not end"
-            assert t.match.current == ANNE
+            assert turns < 300, "the game did not end"
             state = t.read_all()
             assert state == "alert", t.read()
+            if ANNE in t.core.pending:  # which reading? (the numbers are in several places)
+                t.type("peu importe")
+                continue
+            assert t.match.current == ANNE
+            before = len(t.match.history)
             t.type(kissa_move(t))
-        t.read_all()
+            if ANNE not in t.core.pending:
+                assert len(t.match.history) > before, t.printed[-3:]
+        assert t.read_all() == "done"
         read = words(" ".join(t.reads))
-        assert t.match.over
-        assert "gagne" in read or "Partie terminée" in read or "égalité" in read, read[-300:]
+        assert "La partie est finie." in read, read[-300:]
+        assert t.core.humans == [ANNE] and t.match.over
     finally:
         t.close()
 
 
 def kissa_move(t: BrailleTable) -> str:
-    """A move Anne types: the shortest legal equation, as she would write it."""
-    from companion.games.kissa.finder import value_of  # noqa: F401 - the game's own notation
-
+    """What Anne types: the shortest legal equation as numbers only, « 1*9=9 »."""
     moves = [p for p, c in t.core.ui.phrases(t.match, ANNE, "fr").concrete if c.startswith("action:")]
     if not moves:
         return "pas de solution"
-    return min(moves, key=len)
+    phrase = min(moves, key=len)
+    a, b, c = (w for w in phrase.split() if w.isdigit())
+    return f"{a}{'*' if ' fois ' in phrase else '+'}{b}={c}"
