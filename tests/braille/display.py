@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.inputs.braille.render import back, word_cells
+from companion.inputs.braille.render import back, text_cells, word_cells
 from companion.inputs.braille.view import ALERT_CELL, OFFER_CELL
 
 BRLTTY = shutil.which("brltty") or "/usr/bin/brltty"
@@ -155,17 +155,36 @@ class Display:
         """The routing key over `cell` (from 0, as BrlAPI counts)."""
         self.command(f"Route {cell}")
 
-    def type(self, text: str, table: str = "fr") -> None:
+    def press(self, cmd: str, timeout: float = 15.0) -> None:
+        """Send one key and wait until the display changes (brltty's Virtual driver takes one
+        command at a time: the next is sent once this one was answered)."""
+        with self._cv:
+            n = self.frames
+        self.command(cmd)
+        self.wait_for(lambda _: self.frames > n, timeout, f"a change after {cmd}")
+
+    def type(self, text: str, table: str = "fr", status: int = 6) -> None:
         """Type on the braille keyboard: each character as its dots (liblouis' 8-dot table,
-        which brltty's fr-2007 text table reads back), then Enter."""
+        which brltty's fr-2007 text table reads back), then Enter. Each key is sent once the
+        display shows the typed line with the one before (lines arriving meanwhile change the
+        display too, and brltty's Virtual driver takes one command at a time)."""
+        def typed(cells: bytes) -> bytes:
+            part = cells[status + 1 if status else 0:].rstrip(b"\x00")
+            return part[:-1] if part and part[-1] == OFFER_CELL else b""  # the typed line ends with its cursor
+
+        done = ""
         for ch in text:
             if ch == " ":
                 self.command("PassChar 0x20")
-                continue
-            dots = word_cells(ch, table, False)
-            assert len(dots) == 1, (ch, dots)
-            self.command(f"PassDots {dots[0]:#x}")
+            else:
+                dots = word_cells(ch, table, False)
+                assert len(dots) == 1, (ch, dots)
+                self.command(f"PassDots {dots[0]:#x}")
+            done += ch
+            want = text_cells(done, table, False) + (b"\x00" if done.endswith(" ") else b"")
+            self.wait_for(lambda cells, want=want: typed(cells).endswith(want), 15, f"typed {done!r}")
         self.command("Key_Enter")
+        self.wait_for(lambda cells: typed(cells) == b"", 15, "the typed line sent")
 
 
 def _dots(cell: str) -> int:
