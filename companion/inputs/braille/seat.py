@@ -101,15 +101,15 @@ class BrailleSeat:
     """One player's display. `open()` once (a problem's message id, or None), then `start()`;
     `push` is called from the table loop's thread with each line the seat hears."""
 
-    def __init__(self, seat: int, lang: str, post: Callable[[str], None], *, contracted: bool = False,
+    def __init__(self, seat: int, lang: str, post: Callable[[str], object], *, contracted: bool = False,
                  host: str | None = None, auth: str | None = None) -> None:
         self.seat = seat
         self.lang = lang
         self.post = post
         self.contracted = contracted
         self.host, self.auth = settings(host, auth)
-        self.on_lost: Callable[[], None] | None = None  # the display went away (said at the table)
-        self.on_back: Callable[[], None] | None = None  # it is back
+        self.on_lost: Callable[[], object] | None = None  # the display went away (said at the table)
+        self.on_back: Callable[[], object] | None = None  # it is back
         self.view: View | None = None
         self._conn: Any = None
         self._online = True
