@@ -128,3 +128,14 @@ def test_a_seat_without_its_display_and_the_game_goes_on(brltty: Brltty, monkeyp
     assert [m for m, _ in told] == [NO_BRLTTY] and getattr(told[0][1]["player"], "text", None) == "Anne"
     assert book.claimed(0) is None  # the seat stays free for a phone or a terminal
     assert os.environ["BRLAPI_HOST"] == host
+
+
+def test_a_display_wider_than_80_cells_uses_80(brltty: Brltty) -> None:
+    t = BrailleTable("kissa", ["Anne"], 0, Display(brltty, 88), bots=1, seed=3)
+    try:
+        t.start()
+        assert len(t.display.shown) == 88 and t.seat.view.width == 80
+        assert not any(t.display.shown[80:])
+        assert t.read().startswith("Plage braille connectée pour Anne.")
+    finally:
+        t.close()

@@ -112,6 +112,7 @@ class BrailleSeat:
         self.on_back: Callable[[], object] | None = None  # it is back
         self.view: View | None = None
         self._conn: Any = None
+        self._cells = 0
         self._online = True
         self._lines: queue.Queue[tuple[str, bool, int, str | None, Info] | None] = queue.Queue()
         self._wake_r, self._wake_w = os.pipe()
@@ -137,7 +138,7 @@ class BrailleSeat:
         except (b.OperationError, OSError):
             return NO_BRLTTY
         try:
-            width = int(conn.displaySize[0])
+            width, rows = (int(n) for n in conn.displaySize)
             if conn.driverName in (b"NoBraille", "NoBraille") or width < MIN_CELLS:
                 conn.closeConnection()
                 return NO_DISPLAY
@@ -148,6 +149,7 @@ class BrailleSeat:
             busy = getattr(exc, "brlerrno", None) in (b.ERROR_TTYBUSY, b.ERROR_DEVICEBUSY)
             return IN_USE if busy else NO_DISPLAY
         self._conn = conn
+        self._cells = width * max(1, rows)  # writeDots fills the whole display; we use its first line
         if self.view is None:
             self.view = View(width, self.lang, self.contracted)
         else:
@@ -287,7 +289,7 @@ class BrailleSeat:
             return
         cells, _ = self.view.frame()
         if cells != self.shown:
-            self._conn.writeDots(cells)
+            self._conn.writeDots(cells + bytes(max(0, self._cells - len(cells))))
             self.shown = cells
 
     def _check_online(self) -> None:
