@@ -288,8 +288,9 @@ class BrailleSeat:
         if self.view is None or self._conn is None:
             return
         cells, _ = self.view.frame()
+        cells += bytes(max(0, self._cells - len(cells)))
         if cells != self.shown:
-            self._conn.writeDots(cells + bytes(max(0, self._cells - len(cells))))
+            self._conn.writeDots(cells)
             self.shown = cells
 
     def _check_online(self) -> None:
