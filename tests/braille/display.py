@@ -86,6 +86,12 @@ class Brltty:
         log.close()
         until(lambda: self.sock.exists() or self.proc.poll() is not None, 10, "brltty's display socket")
         assert self.proc.poll() is None, (self.folder / "brltty.log").read_text(errors="replace")
+        until(self.api_up, 10, "brltty's BrlAPI port")
+
+    def api_up(self) -> bool:
+        """BrlAPI accepts connections (it starts beside the driver, not before it)."""
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

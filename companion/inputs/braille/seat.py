@@ -142,7 +142,7 @@ class BrailleSeat:
             if conn.driverName in (b"NoBraille", "NoBraille") or width < MIN_CELLS:
                 conn.closeConnection()
                 return NO_DISPLAY
-            conn.enterTtyModeWithPath([])
+            _enter(b, conn)
         except b.OperationError as exc:
             with contextlib.suppress(Exception):
                 conn.closeConnection()
@@ -317,6 +317,19 @@ class BrailleSeat:
         self.shown = b""
         if self.on_back is not None:
             self.on_back()
+
+
+def _enter(b: Any, conn: Any) -> None:
+    """Take the display in TTY mode: for this console or terminal window when BrlAPI can tell
+    which (CONTROLVT, WINDOWPATH, the process's virtual console: brltty then shows the game
+    while that one has the focus, the screen reader otherwise), else for the whole display (a
+    game started over SSH, or for another player's seat)."""
+    try:
+        conn.enterTtyMode()
+    except b.OperationError as exc:
+        if getattr(exc, "brlerrno", None) != b.ERROR_UNKNOWNTTY:
+            raise
+        conn.enterTtyModeWithPath([])
 
 
 def follow(seat: BrailleSeat, channel: Any, snapshot: Callable[[int, str], Info]) -> Callable[[], None]:
