@@ -102,3 +102,24 @@ def test_companion_join_braille(brltty: Brltty, display: Display, tmp_path: Path
         finally:
             if proc.poll() is None:
                 proc.kill()
+
+
+def test_companion_resume_with_a_braille_seat(brltty: Brltty, display: Display, tmp_path: Path) -> None:
+    save = tmp_path / "game.jsonl"
+    first = subprocess.run([*PLAY, "kissa", "--players", "Anne", "--bots", "1", "--seed", "3", "--journal", str(save)],
+                           input="quitte\n", capture_output=True, text=True, timeout=60, env=env_of(tmp_path))
+    assert first.returncode == 0, first.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "resume", str(save), "--braille", "Anne"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env_of(tmp_path, **brltty.env))
+    try:
+        display.wait_text("Plage braille connectée pour", timeout=30)
+        display.type("quitte")
+        proc.wait(30)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "Plage braille connectée pour Anne." in out

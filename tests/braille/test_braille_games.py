@@ -127,3 +127,69 @@ def kissa_move(t: BrailleTable) -> str:
     phrase = min(moves, key=len)
     a, b, c = (w for w in phrase.split() if w.isdigit())
     return f"{a}{'*' if ' fois ' in phrase else '+'}{b}={c}"
+
+
+def test_a_kipirat_chance_is_an_alert_with_its_answers(brltty: Brltty) -> None:
+    """Anne holds the KIPIRAT; Chloé gives Bruno a token: « kipirat ? » is an alert on her
+    display, its answers under the routing keys (RULES KI-11)."""
+    from companion.games.kikoi.rules import PIRATE, Ask
+
+    t = BrailleTable("kikoi", ["Anne", "Bruno", "Chloé"], ANNE, Display(brltty, 80), seed=4)
+    try:
+        game = t.game
+        data = game.state_to_json(t.match.state)
+        data["bag"].remove("kipirat")
+        data["pirate"] = ANNE
+        t.match.state = game.state_from_json(data)
+        for s in (1, 2):
+            t.book.claim(s, "terminal")
+        t.start()
+        rng = random.Random(3)
+        for _ in range(60):
+            state = t.match.state
+            if state.phase == PIRATE and state.actor == ANNE:
+                break
+            actor = sorted(t.core.pending)[0] if t.core.pending else t.match.current
+            if actor == ANNE:
+                assert t.read_all() == "alert"
+                offers = t.offer_cells()
+                while not offers:
+                    t.key("FwinRt")
+                    offers = t.offer_cells()
+                t.route(rng.choice(offers))
+                continue
+            legal = game.legal_actions(state, actor)
+            # Bruno and Chloé ask each other for what the other has: a gift between two others
+            gifts = [a for a in legal if isinstance(a, Ask) and a.target not in (None, ANNE)
+                     and a.token in state.boards[a.target]]
+            t.post(actor, pick_gift(t, actor, gifts, rng))
+        else:
+            raise AssertionError("no KIPIRAT window came")
+        assert t.read_all() == "alert"
+        view = t.seat.view
+        assert view.current.alert and view.info.mine
+        assert [posted for _, posted in view.current.offers] == ["je vole", "je laisse passer"]
+        assert t.read().endswith("| vole | laisse passer")  # shown without the « je » they share
+        before = len(t.match.history)
+        offers = t.offer_cells()
+        while not offers:
+            t.key("FwinRt")
+            offers = t.offer_cells()
+        t.route(offers[-1])  # « je laisse passer »
+        assert len(t.match.history) > before  # her answer was played
+        assert t.match.state.pirate == ANNE  # and she kept her secret
+    finally:
+        t.close()
+
+
+def pick_gift(t: BrailleTable, seat: int, gifts: list, rng: random.Random) -> str:  # noqa: ANN001
+    """The phrase of a request between Bruno and Chloé that will be given, else any move."""
+    import json
+
+    concrete = t.core.ui.phrases(t.match, seat, "fr").concrete
+    if gifts:
+        want = {json.dumps(t.game.action_to_json(a), sort_keys=True) for a in gifts}
+        for phrase, command in concrete:
+            if command.startswith("action:") and json.dumps(json.loads(command[7:]), sort_keys=True) in want:
+                return phrase
+    return pick(t, seat, rng)
