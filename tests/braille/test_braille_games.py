@@ -169,12 +169,13 @@ def test_a_kipirat_chance_is_an_alert_with_its_answers(brltty: Brltty) -> None:
         view = t.seat.view
         assert view.current.alert and view.info.mine
         assert [posted for _, posted in view.current.offers] == ["je vole", "je laisse passer"]
-        assert t.read().endswith("| vole | laisse passer")  # shown without the « je » they share
+        assert t.read().startswith("[!] Anne, le Kigliss qui dort passe. Kipirat ?"), t.read()
         before = len(t.match.history)
         offers = t.offer_cells()
         while not offers:
             t.key("FwinRt")
             offers = t.offer_cells()
+        assert t.read().endswith("| vole | laisse passer")  # shown without the « je » they share
         t.route(offers[-1])  # « je laisse passer »
         assert len(t.match.history) > before  # her answer was played
         assert t.match.state.pirate == ANNE  # and she kept her secret

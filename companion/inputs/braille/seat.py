@@ -255,10 +255,18 @@ class BrailleSeat:
         view.info = info
         view.expire(info.key)
         turnish = earcon in ("turn", "question") and (info.mine or info.asked)
-        cur = view.entries[-1] if view.entries else None
-        if turnish and info.key == self._alert_key and cur is not None and cur.holding:
-            cur.text = f"{cur.text} {text}"  # « À Anne. » then « Anne, que demandes-tu ? »: one alert
-            return
+        if turnish and info.key == self._alert_key:
+            held = next((e for e in reversed(view.entries) if e.holding and e.key == info.key), None)
+            if held is not None and held is view.entries[-1]:
+                held.text = f"{held.text} {text}"  # « À Anne. » then « Anne, que demandes-tu ? »: one alert
+                return
+            if held is not None:
+                # The question for this seat came later in the same turn (« Kipirat ? » after
+                # the request it follows): it becomes the alert, with the choices.
+                held.alert, offers, held.offers = False, held.offers, ()
+                view.add(text, alert=True, offers=offers, key=info.key)
+                self._awaiting = False
+                return
         alert = False
         offers: tuple[tuple[str, str], ...] = ()
         if turnish and info.key != self._alert_key:
