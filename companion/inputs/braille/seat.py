@@ -263,8 +263,8 @@ class BrailleSeat:
             if held is not None:
                 # The question for this seat came later in the same turn (« Kipirat ? » after
                 # the request it follows): it becomes the alert, with the choices.
-                held.alert, offers, held.offers = False, held.offers, ()
-                view.add(text, alert=True, offers=offers, key=info.key)
+                moved, held.alert, held.offers = held.offers, False, ()
+                view.add(text, alert=True, offers=moved, key=info.key)
                 self._awaiting = False
                 return
         alert = False
