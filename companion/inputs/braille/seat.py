@@ -116,6 +116,8 @@ class BrailleSeat:
         self._online = True
         self._lines: queue.Queue[tuple[str, bool, int, str | None, Info] | None] = queue.Queue()
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)  # a full pipe is awake enough: never block the table loop
+        self._pipe_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._alert_key: tuple[int, ...] | None = None
@@ -166,9 +168,14 @@ class BrailleSeat:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5)
         self._close()
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        # A line or a release after this must not write into a file descriptor number that
+        # the process has since given to another file (the journal's): the pipe is marked gone.
+        with self._pipe_lock:
+            fds, self._wake_r, self._wake_w = (self._wake_r, self._wake_w), -1, -1
+            for fd in fds:
+                if fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None
@@ -193,8 +200,10 @@ class BrailleSeat:
         return self._idle and self._lines.empty()
 
     def _wake(self) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self._wake_w, b"x")
+        with self._pipe_lock:
+            if self._wake_w >= 0:
+                with contextlib.suppress(OSError):
+                    os.write(self._wake_w, b"x")
 
     # ------------------------------------------------------------------ the seat's thread
     def _run(self) -> None:
