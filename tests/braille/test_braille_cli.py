@@ -123,3 +123,19 @@ def test_companion_resume_with_a_braille_seat(brltty: Brltty, display: Display, 
             proc.communicate()
     assert proc.returncode == 0, err
     assert "Plage braille connectée pour Anne." in out
+
+
+def test_companion_join_braille_without_a_display_stays_a_terminal(tmp_path: Path) -> None:
+    sock = tmp_path / "join.sock"
+    table = Table(seed=4, web=False, socket=sock)
+    table.open()
+    host, _ = free_host()  # no brltty there
+    try:
+        proc = subprocess.run([sys.executable, "-m", "companion.cli", "join", "--seat", "Anne", "--braille",
+                               "--socket", str(sock)], input="", capture_output=True, text=True, timeout=60,
+                              env=env_of(tmp_path, BRLAPI_HOST=host))
+    finally:
+        table.close()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("Pas de plage braille pour Anne") == 1 and "Traceback" not in proc.stderr
+    assert proc.stdout.startswith("Tu es Anne.")  # the terminal itself works
