@@ -99,6 +99,8 @@ def _channel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--web-urls", type=Path, default=None, metavar="FILE", help="with --web: write each seat's secret address as JSON")
     p.add_argument("--qr", type=Path, default=None, metavar="FILE.png", help="with --web: save the table address's QR code as PNG")
     p.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
+    p.add_argument("--braille", action="append", default=[], metavar="SEAT[=contracted]",
+                   help="a player's own braille display through brltty, read and played on it alone (docs/braille.md)")
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:

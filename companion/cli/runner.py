@@ -152,7 +152,8 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
 
     inbox = Inbox()
     book = hub = join = None
-    if args is not None and (getattr(args, "web", False) or getattr(args, "join", False)):
+    braille_seats = getattr(args, "braille_seats", None) if args is not None else None
+    if args is not None and (getattr(args, "web", False) or getattr(args, "join", False) or braille_seats):
         from companion.inputs.web.play import announce, open_channels
         from companion.inputs.web.seats import release_target
 
@@ -161,11 +162,21 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         langs = [s.lang or core.lang for s in core.seats]
         notes: list[tuple[str, dict[str, Any]]] = []
         book, hub, join = open_channels(inbox, names, core.humans, langs, core.lang, title, args, notes)
+        if join is not None:  # `companion join --braille`: the status and choices of its seat (#27)
+            from companion.inputs.braille.snapshot import Snapshots
+
+            join.info = Snapshots(core)
         core.release_target = lambda text: release_target(text, names)
         session.table.on_release = book.release
         for msg_id, params in notes:
             session.tell(msg_id, None, **params)
         announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
+    displays: list[Any] = []
+    if braille_seats and book is not None:  # --braille SEAT: a player's own display (#27)
+        from companion.inputs.braille.play import start_seats
+
+        displays = start_seats(braille_seats, book, session.core, inbox, langs,
+                               lambda msg_id, **p: session.tell(msg_id, None, Priority.IMPORTANT, **p))
     listeners = _listen(args, session, inbox)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
     ports: list[Any] = []
@@ -194,6 +205,8 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
             threading.Thread(target=pump, args=(keys,), name="keyboard", daemon=True).start()
         loop.run()
     finally:
+        for display in displays:
+            display.stop()
         for port in ports:
             port.close()
         for listener in listeners:
@@ -264,6 +277,7 @@ def play(args: argparse.Namespace) -> int:
             parse_specs(args.reader, names)
         except ReaderSpecError as exc:
             raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
+    _braille_specs(args, names, list(range(len(humans))), lang)
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal, journal_problem = None, None
     if not bots_only or args.journal:
@@ -284,6 +298,20 @@ def play(args: argparse.Namespace) -> int:
     if journal is not None:
         journal.close()
     return 0
+
+
+def _braille_specs(args: argparse.Namespace, names: list[str], humans: list[int], lang: str) -> None:
+    """`--braille SEAT[=contracted]` names a human of this game, once each (#27): kept parsed
+    in `args.braille_seats` for `_run`."""
+    specs = getattr(args, "braille", None) or []
+    if not specs:
+        return
+    from companion.inputs.braille.play import SpecError, parse_specs
+
+    try:
+        args.braille_seats = parse_specs(specs, names, humans)
+    except SpecError as exc:
+        raise UserError("core.error.braille_spec", lang, spec=str(exc), names=", ".join(names[i] for i in humans)) from None
 
 
 def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
@@ -487,6 +515,7 @@ def resume(args: argparse.Namespace) -> int:
         lang = args.lang or start.get("lang", "fr")
         if c.finished:
             raise UserError("core.error.journal_finished", lang, path=str(path))
+        _braille_specs(args, names, [i for i, k in enumerate(kinds) if not k], lang)
         table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
     except BaseException:
         journal.close()

@@ -14,6 +14,10 @@ Protocol: one JSON object per line, UTF-8, both ways.
   server -> {"ok": true, "player": "Anne", "lang": "fr", "welcome": "..."} or {"error": "..."}
   server -> {"n": 3, "text": "...", "private": true}  each line the seat hears
   client -> {"line": "mon plateau"}               a command of that seat
+With `companion join --braille` (issue #27) the claim is {"seat": "Anne", "braille": true}: the
+seat is held with source "braille", each line also carries "priority", "earcon" and "info"
+(the status and choices of `companion.inputs.braille.snapshot`, taken in the loop's thread),
+and the client may send {"device": "lost"} / {"device": "back"} when its display goes and returns.
 The seat is released when the terminal leaves (Ctrl+D, closed connection).
 """
 
@@ -34,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.narration import Msg, catalog
-from companion.session.inbox import Line
+from companion.session.inbox import Device, Line, SeatClaimed, SeatReleased
 
 MAX_LINE = 200
 RATE_LINES = 5
@@ -144,6 +148,8 @@ class JoinServer:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._running = False
+        # (seat, lang) -> braille Info, called in the loop's thread; set by the runner (#27)
+        self.info: Any = None
 
     def start(self) -> Path:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -192,7 +198,8 @@ class JoinServer:
             try:
                 hello = json.loads(first)
                 name = str(hello["seat"])
-            except (ValueError, KeyError, TypeError):
+                braille = hello.get("braille") is True
+            except (ValueError, KeyError, TypeError, AttributeError):
                 return
             found = self.book.seat_named(name)
             if hello.get("probe"):  # `join` looking for the game that has this seat
@@ -204,7 +211,8 @@ class JoinServer:
                 return
             seat = found
             lang = self.langs[seat]
-            claim = self.book.claim(seat, "terminal")
+            source = "braille" if braille else "terminal"
+            claim = self.book.claim(seat, source)
             if claim is None:
                 _send(conn, {"error": _t(lang, "core.join.taken", player=self.book.names[seat])}, lock)
                 return
@@ -213,8 +221,19 @@ class JoinServer:
                          "welcome": _t(lang, "core.join.welcome", player=player)}, lock)
             channel = claim.channel
             wake = threading.Event()
-            off = channel.subscribe(wake.set)
-            writer = threading.Thread(target=self._write, args=(conn, channel, wake, lock), daemon=True)
+            latest: list[Any] = [None]
+            if braille and self.info is not None:
+                from companion.inputs.braille.snapshot import info_json
+
+                def hook() -> None:  # the loop's thread: the status and choices of this seat now
+                    if not channel.closed:
+                        latest[0] = info_json(self.info(seat, lang))
+                    wake.set()
+
+                off = channel.subscribe(hook)
+            else:
+                off = channel.subscribe(wake.set)
+            writer = threading.Thread(target=self._write, args=(conn, channel, wake, lock, latest), daemon=True)
             writer.start()
             conn.settimeout(None)
             sent: deque[float] = deque()
@@ -224,7 +243,13 @@ class JoinServer:
                     if not raw:
                         break
                     try:
-                        text = str(json.loads(raw)["line"]).replace("\r", " ").replace("\n", " ").strip()
+                        msg = json.loads(raw)
+                        if braille and isinstance(msg, dict) and msg.get("device") in ("lost", "back"):
+                            gone = msg["device"] == "lost"
+                            event = SeatReleased(seat, channel) if gone else SeatClaimed(seat, channel)
+                            self.book.inbox.post(Device(event, "braille:" + msg["device"]))
+                            continue
+                        text = str(msg["line"]).replace("\r", " ").replace("\n", " ").strip()
                     except (ValueError, KeyError, TypeError):
                         continue
                     now = time.monotonic()
@@ -236,7 +261,7 @@ class JoinServer:
                         _send(conn, {"notice": _t(lang, "core.web.too_fast")}, lock)
                     elif text:
                         sent.append(now)
-                        self.book.inbox.post(Line(text, seat, source="terminal"))
+                        self.book.inbox.post(Line(text, seat, source=source))
             finally:
                 off()
                 wake.set()
@@ -249,11 +274,15 @@ class JoinServer:
                 conn.close()
 
     @staticmethod
-    def _write(conn: socket.socket, channel: Any, wake: threading.Event, lock: threading.Lock) -> None:
+    def _write(conn: socket.socket, channel: Any, wake: threading.Event, lock: threading.Lock,
+               latest: list[Any] | None = None) -> None:
         after = 0
         while True:
             for h in channel.since(after):
-                if not _send(conn, {"n": h.n, "text": h.text, "private": h.private}, lock):
+                msg: dict[str, Any] = {"n": h.n, "text": h.text, "private": h.private}
+                if latest is not None and latest[0] is not None:
+                    msg.update(priority=h.priority, earcon=h.earcon, info=latest[0])
+                if not _send(conn, msg, lock):
                     return
                 after = h.n
             if channel.closed:
@@ -302,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seat", required=True, help="the player's name, as in the game")
     p.add_argument("--socket", type=Path, default=None, help="the game's socket (default: the user's runtime folder)")
     p.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of this program's own messages")
+    p.add_argument("--braille", action="store_true", help="read and play on a braille display through brltty (docs/braille.md)")
+    p.add_argument("--contracted", action="store_true", help="with --braille: contracted braille (abrégé, grade 2)")
     args = p.parse_args(argv)
     lang = args.lang
     if args.socket is not None:
@@ -321,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_t(lang, "core.join.no_game", path=str(path)), file=sys.stderr, flush=True)
         return 2
     lock = threading.Lock()
-    _send(conn, {"seat": args.seat}, lock)
+    _send(conn, {"seat": args.seat, "braille": True} if args.braille else {"seat": args.seat}, lock)
     reader = conn.makefile("r", encoding="utf-8", errors="replace", newline="\n")
     try:
         answer = json.loads(reader.readline() or "{}")
@@ -334,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     print(answer["welcome"], flush=True)
     tag = _t(lang, "core.join.private_tag")
     done = threading.Event()
+    display = _open_display(conn, lock, lang, str(answer.get("player", args.seat)), args.contracted) if args.braille else None
 
     def show() -> None:
         for raw in reader:
@@ -343,6 +375,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if "text" in msg:
                 print(f"{tag} {msg['text']}" if msg.get("private") else msg["text"], flush=True)
+                if display is not None:
+                    from companion.inputs.braille.snapshot import info_from_json
+
+                    display.push(str(msg["text"]), bool(msg.get("private")), int(msg.get("priority") or 0),
+                                 msg.get("earcon") if isinstance(msg.get("earcon"), str) else None,
+                                 info_from_json(msg.get("info")))
             elif "notice" in msg:
                 print(msg["notice"], flush=True)
             elif msg.get("ended"):
@@ -357,13 +395,37 @@ def main(argv: list[str] | None = None) -> int:
                 break
             if line.strip() and not _send(conn, {"line": line.strip()[:MAX_LINE * 2]}, lock):
                 break
+        if display is not None:  # no keyboard (a braille-only player): the display plays on
+            done.wait()
     except KeyboardInterrupt:
         pass
+    if display is not None:
+        display.stop()
     with contextlib.suppress(OSError):
         conn.shutdown(socket.SHUT_WR)
     done.wait(2)
     conn.close()
     return 0
+
+
+def _open_display(conn: socket.socket, lock: threading.Lock, lang: str, player: str, contracted: bool) -> Any:
+    """`--braille`: this seat's display through BrlAPI; None (the sentence printed) when it
+    cannot be taken — the terminal still works."""
+    from companion.inputs.braille.seat import BrailleSeat
+
+    display = BrailleSeat(-1, lang, lambda text: _send(conn, {"line": text[:MAX_LINE]}, lock), contracted=contracted)
+    problem = display.open()
+    if problem is not None:
+        print(_t(lang, problem, player=player), file=sys.stderr, flush=True)
+        display.stop()
+        return None
+    display.on_lost = lambda: _send(conn, {"device": "lost"}, lock)
+    display.on_back = lambda: _send(conn, {"device": "back"}, lock)
+    from companion.inputs.braille.view import Info
+
+    display.push(_t(lang, "core.braille.welcome", player=player), False, 0, None, Info())
+    display.start()
+    return display
 
 
 __all__ = ["JoinServer", "Unavailable", "game_sockets", "main", "runtime_folder", "socket_path"]

@@ -76,7 +76,10 @@ THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réf
 THINK_EARCON = "thinking"  # a soft low double hum (companion.outputs.earcons)
 CONFIDENCE_THRESHOLD = 0.6
 # Who may claim a seat, and what the table hears when they do.
-CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed"}
+CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed",
+                 "braille": "core.braille.claimed", "braille:back": "core.braille.back"}
+# What the table hears when a channel leaves; a braille display unplugged is said as such.
+RELEASE_SOURCES = {"braille:lost": "core.braille.lost"}
 
 # The game's query for what a player holds: Kaliko's « main », KIKOI's « mon plateau ».
 HOLDINGS_QUERIES = ("hand", "board")
@@ -371,7 +374,8 @@ class SessionCore:
             claims = self.claims.get(ev.seat, [])
             if ev.channel in claims:
                 claims.remove(ev.channel)
-                self.tell("core.web.seat_released", None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
+                self.tell(RELEASE_SOURCES.get(item.source, "core.web.seat_released"), None, Priority.MESSAGE,
+                          player=Raw(self.seats[ev.seat].name))
         elif self.reader is not None:
             self._out.extend(self.reader.device(self, item))
 
