@@ -99,6 +99,9 @@ def _channel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--web-urls", type=Path, default=None, metavar="FILE", help="with --web: write each seat's secret address as JSON")
     p.add_argument("--qr", type=Path, default=None, metavar="FILE.png", help="with --web: save the table address's QR code as PNG")
     p.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
+    from companion.audiorules.cli import add_mdns_options
+
+    add_mdns_options(p)
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:

@@ -4,8 +4,9 @@
     companion rules --scan IMAGE                                           scan a label, then play
     companion rules build [--game G] [--lang L] [--format ogg|flac] [--force]
     companion rules export DIR
-    companion qr GAME|all [--lang L] [--base-url URL] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
-    companion serve [--port 8765] [--lan]
+    companion qr GAME|all [--lang L] [--base-url URL | --port N] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
+                          [--verify-export DIR]
+    companion serve [--port 8765] [--lan [--mdns-interfaces ADDR,...] [--no-mdns]]
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import DEFAULT_BASE_URL, DEFAULT_PORT, GAMES, LANGS
+from . import DEFAULT_PORT, GAMES, LANGS
 
 
 def _t(ui_lang: str, msg_id: str, **params: object) -> str:
@@ -190,22 +191,39 @@ def _export_main(argv: list[str], print_fn) -> int:
 
 # --- companion qr --------------------------------------------------------------------------------
 def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
+    from .announce import AnnounceError, home_base_url, lan_addresses, parse_interfaces
     from .manifest import ManifestError
-    from .qrlabel import rules_url, write_label
+    from .qrlabel import is_local_only, rules_url, write_label
 
     p = argparse.ArgumentParser(prog="companion qr",
                                 description="Make a printable label whose QR code opens a game's audio rules.")
     p.add_argument("game", choices=GAMES + ("all",), help="the game, or all (every game and language)")
     p.add_argument("--lang", choices=LANGS, default=None, help="language of the rules (default fr)")
-    p.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                   help=f"where the rules pages are served (default {DEFAULT_BASE_URL})")
+    p.add_argument("--base-url", default=None,
+                   help="where the rules pages are served (default: the name `companion serve --lan` "
+                   "announces, http://companion.local:8765)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port of `companion serve` (default {DEFAULT_PORT})")
     p.add_argument("--out", type=Path, help="FILE.svg, FILE.png or FILE.pdf (default rules-GAME-LANG.svg); "
                    "with all: a folder")
     p.add_argument("--format", choices=("svg", "png", "pdf"), default="svg", help="with all: the file format")
     p.add_argument("--verify", action="store_true", help="decode the written label and check its address")
+    p.add_argument("--verify-export", type=Path, metavar="DIR",
+                   help="check that DIR (from `companion rules export DIR`) holds the page the label opens")
+    p.add_argument("--no-spare", action="store_true", help="with the default address: no spare label at the plain address")
     p.add_argument("--brf", action="store_true", help="also write the braille line as FILE.brf, for an embosser")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang_ui = args.lang or _default_lang()
+    home = args.base_url is None
+    base_url = home_base_url(args.port) if home else args.base_url
+    spare_base = None
+    if home and not args.no_spare:
+        try:
+            plain = parse_interfaces(None) or lan_addresses()
+        except AnnounceError:
+            plain = lan_addresses()
+        plain = [a for a in plain if not a.startswith("127.")]
+        if plain:
+            spare_base = f"http://{plain[0]}:{args.port}"
     if args.game == "all":
         folder = args.out or Path("labels")
         jobs = [(g, lg, folder / f"rules-{g}-{lg}.{args.format}") for g in GAMES for lg in (
@@ -216,12 +234,22 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     status = 0
     for game, lang, out in jobs:
         try:
-            path = write_label(game, lang, out, args.base_url)
+            path = write_label(game, lang, out, base_url)
         except (ValueError, OSError, ManifestError) as exc:
             print_fn(_t(lang_ui, "rules.error", detail=str(exc)))
             return 1
-        url = rules_url(game, lang, args.base_url)
+        url = rules_url(game, lang, base_url)
         print_fn(_t(lang_ui, "rules.label_written", path=str(path), url=url))
+        if home:
+            print_fn(_t(lang_ui, "rules.label_home", url=url))
+        elif is_local_only(base_url):
+            print_fn(_t(lang_ui, "rules.label_localhost", url=url))
+        written = [(path, url)]
+        if spare_base:
+            spare = write_label(game, lang, path.with_name(f"{path.stem}-address{path.suffix}"), spare_base)
+            spare_url = rules_url(game, lang, spare_base)
+            print_fn(_t(lang_ui, "rules.label_plain_written", path=str(spare), url=spare_url))
+            written.append((spare, spare_url))
         if args.brf:
             from .qrlabel import write_brf
 
@@ -230,14 +258,26 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         if args.verify:
             from .scan import NoDecoder, decode
 
-            try:
-                texts = decode(path)
-            except NoDecoder:
-                print_fn(_t(lang_ui, "rules.scan_no_decoder"))
-                return 1
-            if texts != [url]:
-                print_fn(_t(lang_ui, "rules.error", detail=f"{path}: decoded {texts!r}, expected {url!r}"))
+            for file, expected in written:
+                try:
+                    texts = decode(file)
+                except NoDecoder:
+                    print_fn(_t(lang_ui, "rules.scan_no_decoder"))
+                    return 1
+                if texts != [expected]:
+                    print_fn(_t(lang_ui, "rules.error", detail=f"{file}: decoded {texts!r}, expected {expected!r}"))
+                    status = 1
+        if args.verify_export is not None:
+            from .site import verify_export
+
+            missing, audio = verify_export(args.verify_export, game, lang)
+            if missing:
+                print_fn(_t(lang_ui, "rules.export_missing", dir=str(args.verify_export), url=url, file=missing,
+                            base=base_url))
                 status = 1
+            else:
+                print_fn(_t(lang_ui, "rules.export_verified", dir=str(args.verify_export), url=url,
+                            file=f"{game}/{lang}/index.html", n=audio))
     return status
 
 
@@ -253,10 +293,18 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     p.add_argument("--verbose", action="store_true", help="print every request")
     p.add_argument("--build", action="store_true", help="build any missing rules audio while serving")
     p.add_argument("--no-build", action="store_true", help="do not build the rules audio, even on a fresh set-up")
+    add_mdns_options(p)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang = _default_lang()
+    from .announce import AnnounceError, parse_interfaces
+
     try:
-        server = make_server(args.port, args.lan, quiet=not args.verbose)
+        interfaces = parse_interfaces(args.mdns_interfaces) if args.lan else None
+    except AnnounceError as exc:
+        print_fn(_t(lang, "rules.error", detail=str(exc)))
+        return 2
+    try:
+        server = make_server(args.port, args.lan, quiet=not args.verbose, hosts=interfaces)
     except ManifestError as exc:
         print_fn(_t(lang, "rules.error", detail=str(exc)))
         return 1
@@ -274,11 +322,10 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
                                               on_progress=lambda: _refresh(server))
     if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
+    announcer = None
     if args.lan:
-        import socket
-
-        print_fn(_t(lang, "rules.serve_listening", url=f"http://{socket.gethostname()}:{port}/"))
         print_fn(_t(lang, "rules.serve_lan"))
+        announcer = announce_lan(port, interfaces, print_fn, lang, enabled=not args.no_mdns)
     else:
         print_fn(_t(lang, "rules.serve_listening", url=f"http://localhost:{port}/"))
     try:
@@ -286,11 +333,50 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if announcer is not None:
+            announcer.close()
         if building is not None:
             building.stop()
         server.server_close()
         print_fn(_t(lang, "rules.serve_stopped"))
     return 0
+
+
+def add_mdns_options(p: argparse.ArgumentParser) -> None:
+    """The mDNS options of `serve --lan` and `play --web --lan`."""
+    p.add_argument("--mdns-interfaces", metavar="ADDR[,ADDR]", default=None,
+                   help="with --lan: announce the name on these interface addresses only "
+                   "(default: COMPANION_MDNS_INTERFACES, else every interface but loopback)")
+    p.add_argument("--no-mdns", action="store_true", help="with --lan: do not announce companion.local")
+
+
+def announce_lan(port: int, interfaces: list[str] | None, print_fn, lang: str, *, enabled: bool = True,
+                 path: str = "/", persist: bool = True):
+    """Announce the server by mDNS and say under which name (and whether it had to change it),
+    then the plain addresses for phones without mDNS. Returns the Announcer (close it), or None
+    when the announcement is off or failed (said in one sentence: the pages still serve)."""
+    from .announce import AnnounceError, Announcer, lan_addresses, saved_name
+
+    announcer = None
+    if enabled:
+        wished = saved_name()
+        announcer = Announcer(port, interfaces)
+        try:
+            done = announcer.start(wished, persist=persist, path=path)
+        except (AnnounceError, OSError) as exc:
+            print_fn(_t(lang, "rules.mdns_failed", detail=str(exc)))
+            announcer = None
+        else:
+            if done.renamed:
+                print_fn(_t(lang, "rules.mdns_renamed", wished=f"{wished}.local", host=done.host))
+            print_fn(_t(lang, "rules.mdns_announced", host=done.host, url=done.base_url + path))
+            print_fn(_t(lang, "rules.serve_listening", url=done.base_url + path))
+    plain = interfaces or lan_addresses()
+    if announcer is None:
+        print_fn(_t(lang, "rules.serve_listening", url=f"http://{plain[0] if plain else 'localhost'}:{port}{path}"))
+    for addr in plain:
+        print_fn(_t(lang, "rules.plain_address", url=f"http://{addr}:{port}{path}"))
+    return announcer
 
 
 def missing_audio() -> list[tuple[str, str, int]]:

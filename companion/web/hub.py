@@ -182,6 +182,8 @@ class WebHub:
         return self.table_url
 
     def stop(self) -> None:
+        if getattr(self, "announcer", None) is not None:  # issue 28: the mDNS name withdrawn
+            self.announcer.close()
         if self._loop is not None and self._thread is not None:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(10)

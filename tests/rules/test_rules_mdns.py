@@ -1,0 +1,96 @@
+"""`companion serve --lan` announces companion.local and an _http._tcp service by mDNS, resolved
+here by an independent client in another process — on the loopback interface only
+(COMPANION_MDNS_INTERFACES=127.0.0.1, set for every test in tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.audiorules import announce
+from companion.audiorules.announce import AnnounceError, parse_interfaces
+from companion.audiorules.cli import serve_main
+
+from .mdns_helpers import LOOPBACK, Serve, browse_from_another_process
+
+
+def test_tests_never_multicast_on_a_real_interface() -> None:
+    assert parse_interfaces(None) == [LOOPBACK]
+
+
+def test_serve_lan_is_resolved_by_another_process(tmp_path: Path, empty_build: Path) -> None:
+    srv = Serve(tmp_path / "xdg")
+    try:
+        line = srv.wait_for("Announced on the local network as")
+        url = re.search(r"(http://companion\.local:(\d+)/)", line)
+        assert url, line
+        port = int(url[2])
+        plain = srv.wait_for("For phones that cannot open .local names:")
+        assert plain.endswith(f"http://{LOOPBACK}:{port}/")
+        seen = browse_from_another_process("companion")
+        assert seen["browsed"] is True
+        assert seen["server"] == "companion.local."
+        assert seen["port"] == port
+        assert seen["txt"]["path"] == "/" and seen["txt"]["rules"] == "/{game}/{lang}/"
+        assert seen["txt"]["games"] == "kikoi,kaliko,goodfortune,kissa"
+        assert seen["addresses"] == [LOOPBACK]
+        # the address resolved serves the rules page
+        with urllib.request.urlopen(f"http://{seen['addresses'][0]}:{port}/kikoi/fr/", timeout=10) as resp:
+            assert resp.status == 200 and "Les 5 KIKOI" in resp.read().decode("utf-8")
+    finally:
+        lines = srv.stop()
+    assert "Server stopped." in lines
+    assert json.loads((tmp_path / "xdg" / "companion" / "mdns.json").read_text()) == {"host": "companion"}
+
+
+def test_a_second_companion_takes_its_own_name_and_says_so(tmp_path: Path, empty_build: Path) -> None:
+    first = Serve(tmp_path / "first")
+    try:
+        first.wait_for("Announced on the local network as companion.local")
+        second = Serve(tmp_path / "second")
+        try:
+            said = second.wait_for("is already taken")
+            assert said == ("The name companion.local is already taken by another companion on this network: "
+                            "this one takes the name companion-2.local. Print its labels with this name.")
+            second.wait_for("Announced on the local network as companion-2.local")
+            seen = browse_from_another_process("companion-2")
+            assert seen["server"] == "companion-2.local." and seen["addresses"] == [LOOPBACK]
+        finally:
+            second.stop()
+        # the name is kept: this machine asks for companion-2 again next time
+        assert json.loads((tmp_path / "second" / "companion" / "mdns.json").read_text()) == {"host": "companion-2"}
+    finally:
+        first.stop()
+
+
+def test_a_bad_interface_is_one_sentence() -> None:
+    out: list[str] = []
+    assert serve_main(["--lan", "--port", "0", "--mdns-interfaces", "eth0"], print_fn=out.append) == 2
+    assert out == ["Erreur : 'eth0' is not an IPv4 address of this machine (for COMPANION_MDNS_INTERFACES)"]
+
+
+def test_interfaces_from_the_option_or_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parse_interfaces("127.0.0.1, 192.168.1.20") == ["127.0.0.1", "192.168.1.20"]
+    monkeypatch.setenv("COMPANION_MDNS_INTERFACES", "10.0.0.5")
+    assert parse_interfaces(None) == ["10.0.0.5"]
+    monkeypatch.setenv("COMPANION_MDNS_INTERFACES", "")
+    assert parse_interfaces(None) is None
+    with pytest.raises(AnnounceError):
+        parse_interfaces("999.1.1.1")
+
+
+def test_the_saved_name_survives_and_a_damaged_file_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert announce.saved_name() == "companion"
+    assert announce.home_base_url() == "http://companion.local:8765"
+    announce.save_name("companion-3")
+    assert announce.saved_name() == "companion-3"
+    assert list(announce.candidates("companion-3"))[:3] == ["companion-3", "companion", "companion-2"]
+    announce.config_file().write_text("{not json", encoding="utf-8")
+    assert announce.saved_name() == "companion"
+    announce.config_file().write_text('{"host": "evil.example.org"}', encoding="utf-8")
+    assert announce.saved_name() == "companion"
