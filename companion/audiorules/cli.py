@@ -2,6 +2,7 @@
 
     companion rules GAME [--lang fr|en] [--chapter N] [--listener NAME]   the spoken player
     companion rules --scan IMAGE                                           scan a label, then play
+    companion rules --scan camera [--camera PATH] [--timeout S]            the camera reads the label
     companion rules build [--game G] [--lang L] [--format ogg|flac] [--force]
     companion rules export DIR
     companion qr GAME|all [--lang L] [--base-url URL | --port N] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
@@ -51,7 +52,11 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
     )
     p.add_argument("game", nargs="?", choices=GAMES, help="the game")
     p.add_argument("--lang", choices=LANGS, default=None, help="language of the rules (default fr)")
-    p.add_argument("--scan", metavar="IMAGE", type=Path, help="read the QR code of a label in a photo or scan")
+    p.add_argument("--scan", metavar="IMAGE", type=Path,
+                   help="read the QR code of a label in a photo or scan; `camera`: through the camera")
+    p.add_argument("--camera", metavar="PATH", default=None,
+                   help="with --scan camera: a V4L2 device (default /dev/video0) or a video file")
+    p.add_argument("--timeout", type=float, default=60.0, help="with --scan camera: seconds of looking (default 60)")
     p.add_argument("--chapter", help="start with this chapter (number or name)")
     p.add_argument("--listener", default=None, help="whose place to remember (default: your user name)")
     p.add_argument("--engine", default="auto", help="speech engine (auto, espeak-ng, pyttsx3, speech-dispatcher, text)")
@@ -59,6 +64,8 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
     args = p.parse_args(argv)
     lang = args.lang or _default_lang()
     game = args.game
+    if args.scan is not None and str(args.scan) == "camera" or args.camera is not None and args.scan is None:
+        return _camera_main(args, lang, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
     if args.scan is not None:
         from .manifest import load
         from .scan import NoDecoder, Unreadable, decode, find_rules
@@ -88,41 +95,119 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
                 engine=args.engine, output=args.output, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
 
 
+def _open_speaker(engine: str, output: str, lang: str, listener: str, print_fn):
+    """The listener's speaker, or None (said) when the engine or output is refused."""
+    from companion.adapters.profile import Profile
+    from companion.adapters.speaker import open_speaker
+    from companion.narration import Priority, catalog
+
+    try:
+        speaker = open_speaker(engine=engine, output=output, lang=lang, profile=Profile.for_player(listener))
+    except ValueError as exc:
+        print_fn(_t(lang, "rules.error", detail=str(exc)))
+        return None
+    for note in speaker.describe():  # only what went wrong: a missing engine or sound device
+        if note.priority == Priority.IMPORTANT:
+            print_fn(catalog(lang).render(note))
+    return speaker
+
+
 def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "default", engine: str = "auto",
-         output: str = "auto", input_fn=input, print_fn=print, speaker=None) -> int:
+         output: str = "auto", input_fn=input, print_fn=print, speaker=None, scan_fn=None, paced=None,
+         camera: str | None = None) -> int:
+    """The spoken player; `scan_fn()` -> (game, lang) | None reads a label (« lis le code »),
+    after which the player goes on with the game read."""
     from .manifest import ManifestError, load
     from .player import RulesPlayer
 
-    try:
-        man = load(game, lang)
-    except ManifestError as exc:
-        print_fn(_t(lang, "rules.error", detail=str(exc)))
-        return 1
     own = speaker is None
     if own:
-        from companion.adapters.profile import Profile
-        from companion.adapters.speaker import open_speaker
-        from companion.narration import catalog
-
-        try:
-            speaker = open_speaker(engine=engine, output=output, lang=lang, profile=Profile.for_player(listener))
-        except ValueError as exc:
-            print_fn(_t(lang, "rules.error", detail=str(exc)))
+        speaker = _open_speaker(engine, output, lang, listener, print_fn)
+        if speaker is None:
             return 2
-        from companion.narration import Priority
-
-        for note in speaker.describe():  # only what went wrong: a missing engine or sound device
-            if note.priority == Priority.IMPORTANT:
-                print_fn(catalog(lang).render(note))
+    if scan_fn is None:
+        scan_fn = lambda: camera_scan(speaker, lang, print_fn, camera, pace=own)  # noqa: E731
     try:
-        paced = own and not _has_sound(speaker)
-        if paced:
-            print_fn(_t(lang, "rules.player_paced"))
-        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced).run(chapter)
+        while True:
+            try:
+                man = load(game, lang)
+            except ManifestError as exc:
+                print_fn(_t(lang, "rules.error", detail=str(exc)))
+                return 1
+            if paced is None:
+                paced = own and not _has_sound(speaker)
+                if paced:
+                    print_fn(_t(lang, "rules.player_paced"))
+            player = RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced,
+                                 scan_fn=scan_fn)
+            rc = player.run(chapter)
+            if player.switch_to is None:
+                return rc
+            (game, lang), chapter = player.switch_to, None
     finally:
         if own:
             speaker.wait(10)
             speaker.close()
+
+
+def _camera_main(args, lang: str, *, input_fn, print_fn, speaker) -> int:
+    """`companion rules --scan camera [--camera PATH]`: look for a label, then play its rules."""
+    listener = args.listener or _listener()
+    own = speaker is None
+    if own:
+        speaker = _open_speaker(args.engine, args.output, lang, listener, print_fn)
+        if speaker is None:
+            return 2
+    try:
+        scan = lambda: camera_scan(speaker, lang, print_fn, args.camera, args.timeout, pace=own)  # noqa: E731
+        hit = scan()
+        if hit is None:
+            return 1
+        game, rules_lang = hit[0], args.lang or hit[1]
+        return play(game, rules_lang, chapter=args.chapter, listener=listener, input_fn=input_fn, print_fn=print_fn,
+                    speaker=speaker, scan_fn=scan, paced=own and not _has_sound(speaker), camera=args.camera)
+    finally:
+        if own:
+            speaker.wait(10)
+            speaker.close()
+
+
+def camera_scan(speaker, lang: str, print_fn, camera: str | None = None, timeout: float = 60.0, *,
+                pace: bool = False, on_frame=None, on_found=None) -> tuple[str, str] | None:
+    """Look through the camera (or a video file) for a rules label, guiding by sound; says
+    which game and language it opens and returns them, or says in one sentence why not."""
+    from companion.narration import Priority
+
+    from .camera import CameraError, open_frames, scan_camera
+    from .manifest import load
+
+    def tell(msg_id: str, params: dict) -> None:
+        text = _t(lang, msg_id, **params)
+        print_fn(text)
+        speaker.say(text, Priority.MESSAGE)
+
+    def earcon(name: str) -> None:
+        if name == "seek":  # dropped while a sentence is said: the guidance never queues up
+            speaker.say("", Priority.NOTIFICATION, "seek")
+
+    try:
+        frames = open_frames(camera)
+    except CameraError as exc:
+        tell(exc.msg_id, {"path": exc.path, "reason": exc.reason})
+        return None
+    try:
+        result = scan_camera(frames, tell=tell, earcon=earcon, timeout=timeout, pace=pace, on_frame=on_frame)
+    finally:
+        frames.close()
+    if result.game is None or result.lang is None:
+        return None
+    text = _t(result.lang, "rules.scan_found", game=load(result.game, result.lang).title,
+              language=_t(result.lang, "rules.lang_name"))
+    if on_found is not None:
+        on_found(text)
+    print_fn(text)
+    speaker.say(text, Priority.MESSAGE, "found")  # the success earcon, then the words
+    return result.game, result.lang
 
 
 def _has_sound(speaker: object) -> bool:
