@@ -64,7 +64,7 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
     args = p.parse_args(argv)
     lang = args.lang or _default_lang()
     game = args.game
-    if args.scan is not None and str(args.scan) == "camera" or args.camera is not None and args.scan is None:
+    if str(args.scan) == "camera" or (args.camera is not None and args.scan is None and game is None):
         return _camera_main(args, lang, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
     if args.scan is not None:
         from .manifest import load
@@ -92,7 +92,8 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
         print_fn(_t(lang, "rules.error", detail="GAME or --scan IMAGE"))
         return 2
     return play(game, lang, chapter=args.chapter, listener=args.listener or _listener(),
-                engine=args.engine, output=args.output, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
+                engine=args.engine, output=args.output, input_fn=input_fn, print_fn=print_fn, speaker=speaker,
+                camera=args.camera)
 
 
 def _open_speaker(engine: str, output: str, lang: str, listener: str, print_fn):
