@@ -277,12 +277,12 @@ def scan_camera(frames: Frames, *, tell: Callable[[str, dict], None], earcon: Ca
     start = time.monotonic()
     for t, gray in frames:
         result.frames += 1
-        if on_frame is not None:
-            on_frame(result.frames - 1, t)
-        if pace and not frames.live:
+        if pace and not frames.live:  # a file's frame is "taken" at its own time
             delay = t - (time.monotonic() - start)
             if delay > 0:
                 time.sleep(delay)
+        if on_frame is not None:
+            on_frame(result.frames - 1, t)
         for cue in guide.step(observe(gray), t):
             if cue.kind == "found":
                 result.game, result.lang, result.found_at = cue.game, cue.lang, t
