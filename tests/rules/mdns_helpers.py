@@ -58,7 +58,8 @@ class Serve:
     def __init__(self, xdg: Path, *extra: str, lang: str = "en") -> None:
         env = {**client_env(), "XDG_CONFIG_HOME": str(xdg), "COMPANION_LANG": lang}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.audiorules.cli", "serve", "--lan", "--port", "0", "--no-build", *extra],
+            [sys.executable, "-m", "companion.audiorules.cli", "serve", "--lan", "--no-build",
+             *(() if "--port" in extra else ("--port", "0")), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8", env=env)
         self.lines: list[str] = []
         self._new = threading.Condition()
