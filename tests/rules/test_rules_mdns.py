@@ -94,3 +94,29 @@ def test_the_saved_name_survives_and_a_damaged_file_is_ignored(tmp_path: Path, m
     assert announce.saved_name() == "companion"
     announce.config_file().write_text('{"host": "evil.example.org"}', encoding="utf-8")
     assert announce.saved_name() == "companion"
+
+
+def test_beside_another_responder_holding_port_5353(tmp_path: Path, empty_build: Path) -> None:
+    """avahi-daemon (Raspberry Pi OS runs it) holds UDP 5353 with SO_REUSEADDR and SO_REUSEPORT
+    and joins the mDNS group (avahi-core/socket.c): a socket made the same way, on loopback, is
+    held open meanwhile; the companion still announces and another process still resolves it.
+    (Not avahi-daemon itself: installing it starts it on the machine's real interfaces.)"""
+    import socket
+
+    held = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    held.bind(("", 5353))
+    held.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                    socket.inet_aton("224.0.0.251") + socket.inet_aton(LOOPBACK))
+    srv = Serve(tmp_path / "xdg")
+    try:
+        srv.wait_for("Announced on the local network as companion.local")
+        seen = browse_from_another_process("companion")
+        assert seen["server"] == "companion.local." and seen["addresses"] == [LOOPBACK]
+        held.settimeout(5)
+        data, _ = held.recvfrom(9000)  # the other responder hears the mDNS traffic too
+        assert data
+    finally:
+        srv.stop()
+        held.close()
