@@ -27,6 +27,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import DEFAULT_PORT, GAMES, LANGS
 
@@ -142,8 +143,8 @@ class Announcer:
     def __init__(self, port: int, interfaces: list[str] | None = None) -> None:
         self.port = int(port)
         self.interfaces = interfaces
-        self.zc = None
-        self.info = None
+        self.zc: Any = None
+        self.info: Any = None
         self.announced: Announced | None = None
 
     def start(self, wished: str | None = None, persist: bool = True, path: str = "/") -> Announced:

@@ -22,6 +22,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from .qrlabel import parse_rules_url
 
@@ -58,7 +59,8 @@ def observe(gray) -> Observation:  # gray: numpy uint8 array (height, width)
     import zxingcpp
 
     h, w = gray.shape[:2]
-    results = zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode, return_errors=True)
+    results = zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode,  # type: ignore[arg-type]
+                                     return_errors=True)
     obs = Observation()
     for r in results:
         p = r.position
@@ -198,7 +200,7 @@ def holders(path: str) -> list[int]:
 class Frames:
     """Greyscale frames with their time in seconds (a file's own timestamps; a device's clock)."""
 
-    capture: object
+    capture: Any  # cv2.VideoCapture
     path: str
     live: bool
     fps: float
