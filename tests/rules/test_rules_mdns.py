@@ -120,3 +120,31 @@ def test_beside_another_responder_holding_port_5353(tmp_path: Path, empty_build:
     finally:
         srv.stop()
         held.close()
+
+
+def test_play_web_lan_announces_the_seats_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion play … --web --lan`: the table's pages announced the same way (path /t), the
+    name not kept for the labels; the hub's stop withdraws it."""
+    import argparse
+
+    from companion.inbox import Inbox
+    from companion.web.hub import WebHub
+    from companion.web.play import announce as announce_table
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    hub = WebHub(Inbox(), ["Anne", "Bruno"], humans=[0, 1], lang="en", game_title="Kaliko", port=0,
+                 host=LOOPBACK)
+    hub.start()
+    out: list[str] = []
+    told: list[str] = []
+    args = argparse.Namespace(lan=True, mdns_interfaces=None, no_mdns=False, qr=None, web_urls=None)
+    try:
+        announce_table(hub, args, lambda msg_id, **p: told.append(msg_id), out.append)
+        assert f"Announced on the local network as companion.local: labels printed with this name lead to " \
+               f"http://companion.local:{hub.port}/t" in out
+        seen = browse_from_another_process("companion")
+        assert seen["txt"]["path"] == "/t" and seen["port"] == hub.port
+    finally:
+        hub.stop()
+    assert hub.announcer is not None and hub.announcer.zc is None  # withdrawn
+    assert not (tmp_path / "xdg" / "companion" / "mdns.json").exists()
