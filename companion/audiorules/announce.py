@@ -33,8 +33,8 @@ from . import DEFAULT_PORT, GAMES, LANGS
 
 BASE_NAME = "companion"
 SERVICE_TYPE = "_http._tcp.local."
-PROBE_MS = 2500  # an answer takes up to 1.5 s (the first query asks for a unicast answer, which
-# SO_REUSEPORT may hand to the responder's own socket; the multicast retry is then answered)
+PROBE_MS = 2500  # an answer takes up to about 1.4 s: a responder multicasts a record at most
+# once a second (RFC 6762 section 6), so a query just after its announcement waits for that
 ENV_INTERFACES = "COMPANION_MDNS_INTERFACES"
 MAX_TRIES = 20
 
@@ -187,10 +187,12 @@ class Announcer:
 
     def _taken(self, host: str) -> bool:
         """Whether another machine (or another companion here) already answers for `host`."""
-        from zeroconf import AddressResolverIPv4
+        from zeroconf import AddressResolverIPv4, DNSQuestionType
 
         assert self.zc is not None
-        return bool(AddressResolverIPv4(host).request(self.zc, PROBE_MS))
+        # QM: answered by multicast. A unicast answer (QU) to port 5353 can be handed by
+        # SO_REUSEPORT to another program's socket on this machine (avahi, another companion).
+        return bool(AddressResolverIPv4(host).request(self.zc, PROBE_MS, question_type=DNSQuestionType.QM))
 
     def close(self) -> None:
         if self.zc is None:
@@ -205,12 +207,12 @@ class Announcer:
 
 def resolve(host: str, interfaces: list[str] | None = None, timeout_ms: int = 3000) -> list[str]:
     """The IPv4 addresses an mDNS name (`companion.local`) has on the network: what a phone does."""
-    from zeroconf import AddressResolverIPv4, IPVersion, Zeroconf
+    from zeroconf import AddressResolverIPv4, DNSQuestionType, IPVersion, Zeroconf
 
     zc = Zeroconf(interfaces=interfaces or parse_interfaces(None) or lan_addresses(), ip_version=IPVersion.V4Only)
     try:
         r = AddressResolverIPv4(host.rstrip(".") + ".")
-        if not r.request(zc, timeout_ms):
+        if not r.request(zc, timeout_ms, question_type=DNSQuestionType.QM):
             return []
         return [str(a) for a in r.ip_addresses_by_version(IPVersion.V4Only)]
     finally:

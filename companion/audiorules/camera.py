@@ -227,6 +227,7 @@ def open_frames(path: str | None = None) -> Frames:
     for no camera, a camera in use, or something that gives no picture."""
     try:
         import cv2
+        import zxingcpp  # noqa: F401 - the decoder, checked before the camera is opened
     except ImportError as exc:
         raise CameraError("rules.camera_no_opencv", path or DEFAULT_CAMERA) from exc
     path = str(path or DEFAULT_CAMERA)

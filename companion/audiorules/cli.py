@@ -198,6 +198,8 @@ def camera_scan(speaker, lang: str, print_fn, camera: str | None = None, timeout
         return None
     try:
         result = scan_camera(frames, tell=tell, earcon=earcon, timeout=timeout, pace=pace, on_frame=on_frame)
+    except KeyboardInterrupt:  # Ctrl+C: the listener stopped looking
+        return None
     finally:
         frames.close()
     if result.game is None or result.lang is None:
