@@ -205,3 +205,24 @@ def test_the_scanner_reads_frames_by_their_own_time(label: Path, tmp_path: Path)
     assert result.game == "kaliko" and result.lang == "en"
     assert times[:3] == [0.0, 1 / 15, 2 / 15]
     assert result.found_at == times[-1] and result.heard[-1] == "found" and result.heard.count("tick") >= 2
+
+
+def test_in_a_video_the_ticks_quicken_as_the_label_comes_near(label: Path, tmp_path: Path) -> None:
+    """A slow approach from far away: ticks once a second over the bare table, then faster as
+    the label comes into view and its code is partly found, then the success earcon."""
+    clip = make_clip(label, tmp_path / "slow.avi", empty=30, approach=60, still=10, start_width=40,
+                     start_x=W / 2, final_width=300, blur=0.8)
+    frames = open_frames(str(clip.path))
+    now: list[float] = []
+    ticks: list[float] = []
+    try:
+        result = scan_camera(frames, tell=lambda m, p: None,
+                             earcon=lambda n: ticks.append(now[-1]) if n == "seek" else None,
+                             on_frame=lambda i, t: now.append(t))
+    finally:
+        frames.close()
+    assert result.game == "kaliko"
+    bare = [b - a for a, b in zip(ticks, ticks[1:], strict=False) if b <= 2.0]  # the table alone (30 frames)
+    near = [b - a for a, b in zip(ticks, ticks[1:], strict=False) if a >= 2.0]
+    assert bare and min(bare) >= 0.99
+    assert near and max(near[-2:]) < min(bare) and min(near) <= 0.5 + 1 / 15  # (frames are 1/15 s apart)
