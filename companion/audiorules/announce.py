@@ -131,10 +131,6 @@ class Announced:
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    @property
-    def plain_urls(self) -> list[str]:
-        return [f"http://{a}:{self.port}" for a in self.addresses]
-
 
 class Announcer:
     """The mDNS announcement of one server (`start` asks for a free name, then announces it;
@@ -205,50 +201,5 @@ class Announcer:
             self.zc, self.info = None, None
 
 
-def resolve(host: str, interfaces: list[str] | None = None, timeout_ms: int = 3000) -> list[str]:
-    """The IPv4 addresses an mDNS name (`companion.local`) has on the network: what a phone does."""
-    from zeroconf import AddressResolverIPv4, DNSQuestionType, IPVersion, Zeroconf
-
-    zc = Zeroconf(interfaces=interfaces or parse_interfaces(None) or lan_addresses(), ip_version=IPVersion.V4Only)
-    try:
-        r = AddressResolverIPv4(host.rstrip(".") + ".")
-        if not r.request(zc, timeout_ms, question_type=DNSQuestionType.QM):
-            return []
-        return [str(a) for a in r.ip_addresses_by_version(IPVersion.V4Only)]
-    finally:
-        zc.close()
-
-
-def browse(interfaces: list[str] | None = None, timeout_ms: int = 3000) -> dict[str, tuple[str, int, dict]]:
-    """The companions announced on the network: instance -> (host, port, TXT), as a service
-    browser (a phone's, a computer's) lists them."""
-    import threading
-
-    from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
-
-    zc = Zeroconf(interfaces=interfaces or parse_interfaces(None) or lan_addresses(), ip_version=IPVersion.V4Only)
-    names: set[str] = set()
-    seen = threading.Event()
-
-    def on_change(zeroconf, service_type, name, state_change) -> None:
-        if state_change is ServiceStateChange.Added and name.startswith(BASE_NAME):
-            names.add(name)
-            seen.set()
-
-    try:
-        browser = ServiceBrowser(zc, SERVICE_TYPE, handlers=[on_change])
-        seen.wait(timeout_ms / 1000)
-        browser.cancel()
-        out = {}
-        for name in sorted(names):
-            info = ServiceInfo(SERVICE_TYPE, name)
-            if info.request(zc, timeout_ms):
-                txt = {k.decode(): (v or b"").decode() for k, v in info.properties.items()}
-                out[name[: -len(SERVICE_TYPE) - 1]] = ((info.server or "").rstrip("."), int(info.port or 0), txt)
-        return out
-    finally:
-        zc.close()
-
-
-__all__ = ["AnnounceError", "Announced", "Announcer", "browse", "home_base_url", "lan_addresses",
-           "parse_interfaces", "resolve", "saved_name"]
+__all__ = ["AnnounceError", "Announced", "Announcer", "home_base_url", "lan_addresses", "parse_interfaces",
+           "saved_name"]

@@ -99,6 +99,8 @@ def port_problem(exc: OSError, port: int) -> str:
 
     if exc.errno == errno.EADDRINUSE:
         return f"port {port} is already in use (another companion serve?): choose another with --port"
+    if exc.errno == errno.EADDRNOTAVAIL:  # --mdns-interfaces named an address this machine lacks
+        return "an address given with --mdns-interfaces or COMPANION_MDNS_INTERFACES is not one of this machine's"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"port {port} needs administrator rights: choose one above 1023 with --port"
     return f"port {port}: {exc.strerror or exc}"

@@ -73,6 +73,13 @@ def test_a_bad_interface_is_one_sentence() -> None:
     assert out == ["Erreur : 'eth0' is not an IPv4 address of this machine (for COMPANION_MDNS_INTERFACES)"]
 
 
+def test_an_address_this_machine_lacks_is_one_sentence() -> None:
+    out: list[str] = []
+    assert serve_main(["--lan", "--port", "0", "--mdns-interfaces", "198.51.100.77"], print_fn=out.append) == 1
+    assert out == ["Erreur : an address given with --mdns-interfaces or COMPANION_MDNS_INTERFACES is not one "
+                   "of this machine's"]
+
+
 def test_interfaces_from_the_option_or_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert parse_interfaces("127.0.0.1, 192.168.1.20") == ["127.0.0.1", "192.168.1.20"]
     monkeypatch.setenv("COMPANION_MDNS_INTERFACES", "10.0.0.5")
