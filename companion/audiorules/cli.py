@@ -128,6 +128,9 @@ def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "d
             return 2
     if scan_fn is None:
         scan_fn = lambda: camera_scan(speaker, lang, print_fn, camera, pace=own)  # noqa: E731
+    if paced is None:
+        paced = own and not _has_sound(speaker)
+    say_paced = paced
     try:
         while True:
             try:
@@ -135,10 +138,9 @@ def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "d
             except ManifestError as exc:
                 print_fn(_t(lang, "rules.error", detail=str(exc)))
                 return 1
-            if paced is None:
-                paced = own and not _has_sound(speaker)
-                if paced:
-                    print_fn(_t(lang, "rules.player_paced"))
+            if say_paced:
+                print_fn(_t(lang, "rules.player_paced"))
+                say_paced = False
             player = RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced,
                                  scan_fn=scan_fn)
             rc = player.run(chapter)
