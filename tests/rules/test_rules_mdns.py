@@ -5,7 +5,11 @@ here by an independent client in another process — on the loopback interface o
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -155,3 +159,26 @@ def test_play_web_lan_announces_the_seats_pages(tmp_path: Path, monkeypatch: pyt
         hub.stop()
     assert hub.announcer is not None and hub.announcer.zc is None  # withdrawn
     assert not (tmp_path / "xdg" / "companion" / "mdns.json").exists()
+
+
+def test_beside_a_real_avahi_daemon_in_a_network_namespace() -> None:
+    """avahi-daemon (Debian's, as on Raspberry Pi OS) and `companion serve --lan` on the same
+    interface of a network namespace made here (a veth pair, no real interface); a phone in a
+    second namespace resolves both avahi's host name and companion.local, and browses the
+    service. Needs root (CI runs as root) and avahi-daemon (./run installs it)."""
+    if os.geteuid() != 0 or not shutil.which("avahi-daemon") or not shutil.which("unshare"):
+        if os.environ.get("CI") == "true":
+            raise AssertionError("CI must run this as root with avahi-daemon and unshare installed")
+        pytest.skip("needs root, unshare and avahi-daemon (apt-get install avahi-daemon)")
+    script = Path(__file__).with_name("avahi_netns.py")
+    proc = subprocess.run(["unshare", "-n", "-m", "--propagation", "private", sys.executable, str(script)],
+                          capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    seen = json.loads(proc.stdout)
+    assert seen["avahi_running"], seen["avahi_log"]
+    assert any(line.startswith("Announced on the local network as companion.local") for line in seen["serve"]), seen
+    phone = seen["phone"]
+    assert phone["tablehost.local."] == ["10.77.0.1"], seen  # avahi answers...
+    assert phone["companion.local."] == ["10.77.0.1"], seen  # ...and so does the companion, beside it
+    assert phone["service"][0] == "companion.local." and phone["service"][2]["path"] == "/"
