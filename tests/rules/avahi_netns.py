@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -50,12 +51,15 @@ def sh(*cmd: str) -> None:
 def phone_in_its_own_namespace(env: dict[str, str]) -> dict:
     """The phone on its own network namespace (another machine, as far as avahi can tell), at
     the other end of the veth pair."""
-    setup = ("read _; ip link set lo up; ip addr add 10.77.0.2/24 dev v1; ip link set v1 up; "
+    # "ready" once sh runs in the new namespace (unshare execs it under its own pid): only then
+    # is v1 moved there, else it could land in this namespace
+    setup = ("echo ready; read _; ip link set lo up; ip addr add 10.77.0.2/24 dev v1; ip link set v1 up; "
              f"exec {sys.executable} -c \"$PHONE\"")
     phone = subprocess.Popen(["unshare", "-n", "sh", "-c", setup], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env={**env, "PHONE": PHONE})
-    assert phone.stdin is not None
-    sh("ip", "link", "set", "v1", "netns", str(phone.pid))  # unshare ran sh in the new namespace itself
+    assert phone.stdin is not None and phone.stdout is not None
+    assert phone.stdout.readline() == "ready\n"
+    sh("ip", "link", "set", "v1", "netns", str(phone.pid))
     stdout, stderr = phone.communicate("go\n", timeout=60)
     return json.loads(stdout) if phone.returncode == 0 else {"error": stderr[-500:]}
 
@@ -71,6 +75,18 @@ def main() -> int:
     (tmp / "avahi.conf").write_text(AVAHI_CONF, encoding="utf-8")
     avahi = subprocess.Popen(["avahi-daemon", "-f", str(tmp / "avahi.conf"), "--no-chroot", "--no-rlimits"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log: list[str] = []
+    started = threading.Event()
+
+    def read_log() -> None:
+        assert avahi.stderr is not None
+        for line in avahi.stderr:
+            log.append(line)
+            if line.startswith("Server startup complete"):
+                started.set()
+
+    threading.Thread(target=read_log, daemon=True).start()
+    started.wait(30)  # avahi has probed and announced its host name: it is running as on a Pi
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp / "xdg"), "COMPANION_LANG": "en", "PYTHONUNBUFFERED": "1",
            "COMPANION_MDNS_INTERFACES": "10.77.0.1"}
     serve = None
@@ -89,7 +105,7 @@ def main() -> int:
             if line.startswith("For phones that cannot open .local names"):
                 break
         out["serve"] = lines
-        out["avahi_running"] = avahi.poll() is None
+        out["avahi_running"] = started.is_set() and avahi.poll() is None
         out["phone"] = phone_in_its_own_namespace(env)
     finally:
         if serve is not None:
@@ -97,7 +113,7 @@ def main() -> int:
             serve.wait(20)
         avahi.terminate()
         avahi.wait(20)
-        out["avahi_log"] = (avahi.stderr.read() if avahi.stderr else "")[-800:]
+        out["avahi_log"] = "".join(log)[-800:]
     print(json.dumps(out))
     return 0
 
