@@ -412,10 +412,15 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
                                               on_progress=lambda: _refresh(server))
     if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
-    announcer = None
+    announcing, announced = None, []
     if args.lan:
+        import threading
+
         print_fn(_t(lang, "rules.serve_lan"))
-        announcer = announce_lan(port, interfaces, print_fn, lang, enabled=not args.no_mdns)
+        # in its own thread: the pages are served at once, during the 3 to 5 s the name takes
+        announcing = threading.Thread(name="mdns", daemon=True, target=lambda: announced.append(
+            announce_lan(port, interfaces, print_fn, lang, enabled=not args.no_mdns)))
+        announcing.start()
     else:
         print_fn(_t(lang, "rules.serve_listening", url=f"http://localhost:{port}/"))
     try:
@@ -423,8 +428,11 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if announcer is not None:
-            announcer.close()
+        if announcing is not None:
+            announcing.join(15)
+        for announcer in announced:
+            if announcer is not None:
+                announcer.close()
         if building is not None:
             building.stop()
         server.server_close()
