@@ -16,6 +16,11 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+# Issue 28: mDNS in tests stays on the loopback interface, never multicast on real ones.
+import os  # noqa: E402
+
+os.environ["COMPANION_MDNS_INTERFACES"] = "127.0.0.1"
+
 
 # ---------------------------------------------------------------- page tests (tests/browser.py)
 import pytest  # noqa: E402

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "menu": ("chapitres", "chapters", "menu", "sommaire", "liste", "list", "contents"),
     "help": ("aide", "help", "h"),
     "quit": ("quitte", "quitter", "quit", "exit", "q", "au revoir", "bye", "fin"),
+    "scan": ("lis le code", "lire le code", "scanne", "scanne le code", "read the code", "scan", "scan the code"),
 }
 _WORD_TO_COMMAND = {w: c for c, ws in COMMANDS.items() for w in ws}
 _NUMBER_WORDS = {
@@ -133,8 +134,12 @@ class RulesPlayer:
         input_fn: Callable[[str], str] = input,
         print_fn: Callable[[str], None] = print,
         paced: bool = False,
+        scan_fn: Callable[[], tuple[str, str] | None] | None = None,
     ) -> None:
         self.man = manifest
+        # « lis le code »: the camera reads a label (issue 28); the game read is played next
+        self.scan_fn = scan_fn
+        self.switch_to: tuple[str, str] | None = None
         self.spk = speaker
         self.listener = listener
         self.store = store if store is not None else PositionStore()
@@ -338,6 +343,16 @@ class RulesPlayer:
         cmd = _WORD_TO_COMMAND.get(f)
         if cmd == "quit":
             return False
+        if cmd == "scan" and self.scan_fn is not None:
+            with self._lock:
+                self._cut()
+                self.playing = False
+            hit = self.scan_fn()
+            if hit is not None:
+                self.switch_to = hit
+                return False
+            self.tell("rules.player_scan_none", game=self.man.title)
+            return True
         if cmd == "next":
             if self.pos.chapter >= len(self.man.chapters) - 1:
                 self.tell("rules.player_last")
@@ -365,6 +380,8 @@ class RulesPlayer:
             self.menu()
         elif cmd == "help":
             self.tell("rules.player_help", Priority.TEXT)
+            if self.scan_fn is not None:
+                self.tell("rules.player_help_scan", Priority.TEXT)
         else:
             index = self.find_chapter(line)
             if index is None:
@@ -423,6 +440,6 @@ class RulesPlayer:
             self._worker.join(timeout=5)
             if self.store.write_error:  # saved nothing: never say it remembers
                 self.tell(self.store.write_error, Priority.IMPORTANT, path=str(self.store.path))
-            else:
+            elif self.switch_to is None:  # a label read: the next game's rules follow at once
                 self.tell("rules.player_bye")
         return 0

@@ -36,6 +36,13 @@ def rules_url(game: str, lang: str, base_url: str = DEFAULT_BASE_URL) -> str:
     return f"{base_url.rstrip('/')}/{game}/{lang}/"
 
 
+def is_local_only(base_url: str) -> bool:
+    """Whether an address names the machine that opens it (localhost, 127.x, ::1): a phone
+    that scans such a label opens itself, and nothing plays."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host in ("localhost", "::1") or host.endswith(".localhost") or host.startswith("127.")
+
+
 _URL_PATH = re.compile(r"^(?:/[^/?#]*)*?/(?P<game>[a-z]+)/(?P<lang>[a-z]{2})/?(?:index\.html)?$")
 
 

@@ -102,6 +102,8 @@ def port_problem(exc: OSError, port: int) -> str:
 
     if exc.errno == errno.EADDRINUSE:
         return f"port {port} is already in use (another companion serve?): choose another with --port"
+    if exc.errno == errno.EADDRNOTAVAIL:  # --mdns-interfaces named an address this machine lacks
+        return "an address given with --mdns-interfaces or COMPANION_MDNS_INTERFACES is not one of this machine's"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"port {port} needs administrator rights: choose one above 1023 with --port"
     return f"port {port}: {exc.strerror or exc}"
@@ -247,14 +249,16 @@ class Server:
     longer than `header_timeout`. The port is bound at construction (OSError if taken)."""
 
     def __init__(self, app: web.Application, port: int = DEFAULT_PORT, lan: bool = False, *,
-                 header_timeout: float = HEADER_TIMEOUT, backlog: int = BACKLOG, quiet: bool = True) -> None:
+                 header_timeout: float = HEADER_TIMEOUT, backlog: int = BACKLOG, quiet: bool = True,
+                 hosts: list[str] | None = None) -> None:
         if not 0 <= int(port) <= 65535:
             raise ValueError(f"port {port} is not between 0 and 65535")
         self.app = app
         self.header_timeout = float(header_timeout)
         self.backlog = backlog
         self.quiet = quiet
-        self.host = "0.0.0.0" if lan else "127.0.0.1"
+        # `hosts`: only these addresses (the mDNS interfaces given, e.g. 127.0.0.1 in tests)
+        self.host: str | list[str] = hosts if hosts else ("0.0.0.0" if lan else "127.0.0.1")
         self.loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._server: asyncio.AbstractServer | None = None
@@ -263,7 +267,8 @@ class Server:
         self.gate = Gate(header_timeout=self.header_timeout)
         self.loop.run_until_complete(self._bind(port))
         sock = self._server.sockets[0] if self._server else None
-        self.server_address: tuple[str, int] = (self.host, sock.getsockname()[1] if sock else port)
+        self.server_address: tuple[str, int] = (sock.getsockname()[0] if sock else "127.0.0.1",
+                                                sock.getsockname()[1] if sock else port)
 
     # the old http.server attributes, for callers written against it
     @property
@@ -363,9 +368,9 @@ def _print_access_log() -> None:
 
 
 def make_server(port: int = DEFAULT_PORT, lan: bool = False, files: dict[str, SiteFile] | None = None,
-                quiet: bool = True, header_timeout: float = HEADER_TIMEOUT) -> Server:
-    """A server bound to 127.0.0.1 (or every interface with `lan`), not yet serving."""
-    return Server(rules_app(files), port, lan, header_timeout=header_timeout, quiet=quiet)
+                quiet: bool = True, header_timeout: float = HEADER_TIMEOUT, hosts: list[str] | None = None) -> Server:
+    """A server bound to 127.0.0.1 (or every interface with `lan`, or `hosts`), not yet serving."""
+    return Server(rules_app(files), port, lan, header_timeout=header_timeout, quiet=quiet, hosts=hosts)
 
 
 def serve_in_thread(port: int = 0, files: dict[str, SiteFile] | None = None,

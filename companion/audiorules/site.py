@@ -216,3 +216,25 @@ def export(dest: Path, games: Iterable[str] = GAMES) -> list[Path]:
         target.write_bytes(f.read())
         written.append(target)
     return written
+
+
+def verify_export(folder: Path, game: str, lang: str) -> tuple[str | None, int]:
+    """`companion qr --verify-export DIR`: whether DIR (the folder a club or family hosts at the
+    label's base URL) holds the page the label opens and every audio file that page plays.
+    Returns (the first missing file relative to DIR or None, the number of audio files found)."""
+    import re as _re
+
+    page = folder / game / lang / "index.html"
+    if not page.is_file():
+        return f"{game}/{lang}/index.html", 0
+    try:
+        text = page.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return f"{game}/{lang}/index.html", 0
+    if f'lang="{lang}"' not in text:
+        return f"{game}/{lang}/index.html", 0
+    sources = _re.findall(r'<source src="([^"/]+)"', text)
+    for name in sources:
+        if not (page.parent / name).is_file():
+            return f"{game}/{lang}/{name}", 0
+    return None, len(sources)

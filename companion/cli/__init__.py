@@ -101,6 +101,9 @@ def _channel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
     p.add_argument("--braille", action="append", default=[], metavar="SEAT[=contracted]",
                    help="a player's own braille display through brltty, read and played on it alone (docs/braille.md)")
+    from companion.cli.rules import add_mdns_options
+
+    add_mdns_options(p)
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:

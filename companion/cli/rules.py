@@ -2,10 +2,12 @@
 
     companion rules GAME [--lang fr|en] [--chapter N] [--listener NAME]   the spoken player
     companion rules --scan IMAGE                                           scan a label, then play
+    companion rules --scan camera [--camera PATH] [--timeout S]            the camera reads the label
     companion rules build [--game G] [--lang L] [--format ogg|flac] [--force]
     companion rules export DIR
-    companion qr GAME|all [--lang L] [--base-url URL] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
-    companion serve [--port 8765] [--lan]
+    companion qr GAME|all [--lang L] [--base-url URL | --port N] [--out FILE.svg|.png|.pdf] [--verify] [--brf]
+                          [--verify-export DIR]
+    companion serve [--port 8765] [--lan [--mdns-interfaces ADDR,...] [--no-mdns]]
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion.audiorules import DEFAULT_BASE_URL, DEFAULT_PORT, GAMES, LANGS
+from companion.audiorules import DEFAULT_PORT, GAMES, LANGS
 
 
 def _t(ui_lang: str, msg_id: str, **params: object) -> str:
@@ -50,7 +52,11 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
     )
     p.add_argument("game", nargs="?", choices=GAMES, help="the game")
     p.add_argument("--lang", choices=LANGS, default=None, help="language of the rules (default fr)")
-    p.add_argument("--scan", metavar="IMAGE", type=Path, help="read the QR code of a label in a photo or scan")
+    p.add_argument("--scan", metavar="IMAGE", type=Path,
+                   help="read the QR code of a label in a photo or scan; `camera`: through the camera")
+    p.add_argument("--camera", metavar="PATH", default=None,
+                   help="with --scan camera: a V4L2 device (default /dev/video0) or a video file")
+    p.add_argument("--timeout", type=float, default=60.0, help="with --scan camera: seconds of looking (default 60)")
     p.add_argument("--chapter", help="start with this chapter (number or name)")
     p.add_argument("--listener", default=None, help="whose place to remember (default: your user name)")
     p.add_argument("--engine", default="auto", help="speech engine (auto, espeak-ng, pyttsx3, speech-dispatcher, text)")
@@ -58,6 +64,8 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
     args = p.parse_args(argv)
     lang = args.lang or _default_lang()
     game = args.game
+    if str(args.scan) == "camera" or (args.camera is not None and args.scan is None and game is None):
+        return _camera_main(args, lang, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
     if args.scan is not None:
         from companion.audiorules.manifest import load
         from companion.audiorules.scan import NoDecoder, Unreadable, decode, find_rules
@@ -84,44 +92,126 @@ def rules_main(argv: list[str] | None = None, *, input_fn=input, print_fn=print,
         print_fn(_t(lang, "rules.error", detail="GAME or --scan IMAGE"))
         return 2
     return play(game, lang, chapter=args.chapter, listener=args.listener or _listener(),
-                engine=args.engine, output=args.output, input_fn=input_fn, print_fn=print_fn, speaker=speaker)
+                engine=args.engine, output=args.output, input_fn=input_fn, print_fn=print_fn, speaker=speaker,
+                camera=args.camera)
+
+
+def _open_speaker(engine: str, output: str, lang: str, listener: str, print_fn):
+    """The listener's speaker, or None (said) when the engine or output is refused."""
+    from companion.narration import Priority, catalog
+    from companion.outputs.profile import Profile
+    from companion.outputs.speaker import open_speaker
+
+    try:
+        speaker = open_speaker(engine=engine, output=output, lang=lang, profile=Profile.for_player(listener))
+    except ValueError as exc:
+        print_fn(_t(lang, "rules.error", detail=str(exc)))
+        return None
+    for note in speaker.describe():  # only what went wrong: a missing engine or sound device
+        if note.priority == Priority.IMPORTANT:
+            print_fn(catalog(lang).render(note))
+    return speaker
 
 
 def play(game: str, lang: str, *, chapter: str | None = None, listener: str = "default", engine: str = "auto",
-         output: str = "auto", input_fn=input, print_fn=print, speaker=None) -> int:
+         output: str = "auto", input_fn=input, print_fn=print, speaker=None, scan_fn=None, paced=None,
+         camera: str | None = None) -> int:
+    """The spoken player; `scan_fn()` -> (game, lang) | None reads a label (« lis le code »),
+    after which the player goes on with the game read."""
     from companion.audiorules.manifest import ManifestError, load
     from companion.audiorules.player import RulesPlayer
 
-    try:
-        man = load(game, lang)
-    except ManifestError as exc:
-        print_fn(_t(lang, "rules.error", detail=str(exc)))
-        return 1
     own = speaker is None
     if own:
-        from companion.narration import catalog
-        from companion.outputs.profile import Profile
-        from companion.outputs.speaker import open_speaker
-
-        try:
-            speaker = open_speaker(engine=engine, output=output, lang=lang, profile=Profile.for_player(listener))
-        except ValueError as exc:
-            print_fn(_t(lang, "rules.error", detail=str(exc)))
+        speaker = _open_speaker(engine, output, lang, listener, print_fn)
+        if speaker is None:
             return 2
-        from companion.narration import Priority
-
-        for note in speaker.describe():  # only what went wrong: a missing engine or sound device
-            if note.priority == Priority.IMPORTANT:
-                print_fn(catalog(lang).render(note))
-    try:
+    if scan_fn is None:
+        scan_fn = lambda: camera_scan(speaker, lang, print_fn, camera, pace=own)  # noqa: E731
+    if paced is None:
         paced = own and not _has_sound(speaker)
-        if paced:
-            print_fn(_t(lang, "rules.player_paced"))
-        return RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced).run(chapter)
+    say_paced = paced
+    try:
+        while True:
+            try:
+                man = load(game, lang)
+            except ManifestError as exc:
+                print_fn(_t(lang, "rules.error", detail=str(exc)))
+                return 1
+            if say_paced:
+                print_fn(_t(lang, "rules.player_paced"))
+                say_paced = False
+            player = RulesPlayer(man, speaker, listener=listener, input_fn=input_fn, print_fn=print_fn, paced=paced,
+                                 scan_fn=scan_fn)
+            rc = player.run(chapter)
+            if player.switch_to is None:
+                return rc
+            (game, lang), chapter = player.switch_to, None
     finally:
         if own:
             speaker.wait(10)
             speaker.close()
+
+
+def _camera_main(args, lang: str, *, input_fn, print_fn, speaker) -> int:
+    """`companion rules --scan camera [--camera PATH]`: look for a label, then play its rules."""
+    listener = args.listener or _listener()
+    own = speaker is None
+    if own:
+        speaker = _open_speaker(args.engine, args.output, lang, listener, print_fn)
+        if speaker is None:
+            return 2
+    try:
+        scan = lambda: camera_scan(speaker, lang, print_fn, args.camera, args.timeout, pace=own)  # noqa: E731
+        hit = scan()
+        if hit is None:
+            return 1
+        game, rules_lang = hit[0], args.lang or hit[1]
+        return play(game, rules_lang, chapter=args.chapter, listener=listener, input_fn=input_fn, print_fn=print_fn,
+                    speaker=speaker, scan_fn=scan, paced=own and not _has_sound(speaker), camera=args.camera)
+    finally:
+        if own:
+            speaker.wait(10)
+            speaker.close()
+
+
+def camera_scan(speaker, lang: str, print_fn, camera: str | None = None, timeout: float = 60.0, *,
+                pace: bool = False, on_frame=None, on_found=None) -> tuple[str, str] | None:
+    """Look through the camera (or a video file) for a rules label, guiding by sound; says
+    which game and language it opens and returns them, or says in one sentence why not."""
+    from companion.audiorules.camera import CameraError, open_frames, scan_camera
+    from companion.audiorules.manifest import load
+    from companion.narration import Priority
+
+    def tell(msg_id: str, params: dict) -> None:
+        text = _t(lang, msg_id, **params)
+        print_fn(text)
+        speaker.say(text, Priority.MESSAGE)
+
+    def earcon(name: str) -> None:
+        if name == "seek":  # dropped while a sentence is said: the guidance never queues up
+            speaker.say("", Priority.NOTIFICATION, "seek")
+
+    try:
+        frames = open_frames(camera)
+    except CameraError as exc:
+        tell(exc.msg_id, {"path": exc.path, "reason": exc.reason})
+        return None
+    try:
+        result = scan_camera(frames, tell=tell, earcon=earcon, timeout=timeout, pace=pace, on_frame=on_frame)
+    except KeyboardInterrupt:  # Ctrl+C: the listener stopped looking
+        return None
+    finally:
+        frames.close()
+    if result.game is None or result.lang is None:
+        return None
+    text = _t(result.lang, "rules.scan_found", game=load(result.game, result.lang).title,
+              language=_t(result.lang, "rules.lang_name"))
+    if on_found is not None:
+        on_found(text)
+    print_fn(text)
+    speaker.say(text, Priority.MESSAGE, "found")  # the success earcon, then the words
+    return result.game, result.lang
 
 
 def _has_sound(speaker: object) -> bool:
@@ -190,22 +280,44 @@ def _export_main(argv: list[str], print_fn) -> int:
 
 # --- companion qr --------------------------------------------------------------------------------
 def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
+    from companion.audiorules.announce import (
+        AnnounceError,
+        home_base_url,
+        lan_addresses,
+        parse_interfaces,
+    )
     from companion.audiorules.manifest import ManifestError
-    from companion.audiorules.qrlabel import rules_url, write_label
+    from companion.audiorules.qrlabel import is_local_only, rules_url, write_label
 
     p = argparse.ArgumentParser(prog="companion qr",
                                 description="Make a printable label whose QR code opens a game's audio rules.")
     p.add_argument("game", choices=GAMES + ("all",), help="the game, or all (every game and language)")
     p.add_argument("--lang", choices=LANGS, default=None, help="language of the rules (default fr)")
-    p.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                   help=f"where the rules pages are served (default {DEFAULT_BASE_URL})")
+    p.add_argument("--base-url", default=None,
+                   help="where the rules pages are served (default: the name `companion serve --lan` "
+                   "announces, http://companion.local:8765)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port of `companion serve` (default {DEFAULT_PORT})")
     p.add_argument("--out", type=Path, help="FILE.svg, FILE.png or FILE.pdf (default rules-GAME-LANG.svg); "
                    "with all: a folder")
     p.add_argument("--format", choices=("svg", "png", "pdf"), default="svg", help="with all: the file format")
     p.add_argument("--verify", action="store_true", help="decode the written label and check its address")
+    p.add_argument("--verify-export", type=Path, metavar="DIR",
+                   help="check that DIR (from `companion rules export DIR`) holds the page the label opens")
+    p.add_argument("--no-spare", action="store_true", help="with the default address: no spare label at the plain address")
     p.add_argument("--brf", action="store_true", help="also write the braille line as FILE.brf, for an embosser")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang_ui = args.lang or _default_lang()
+    home = args.base_url is None
+    base_url = home_base_url(args.port) if home else args.base_url
+    spare_base = None
+    if home and not args.no_spare:
+        try:
+            plain = parse_interfaces(None) or lan_addresses()
+        except AnnounceError:
+            plain = lan_addresses()
+        plain = [a for a in plain if not a.startswith("127.")]
+        if plain:
+            spare_base = f"http://{plain[0]}:{args.port}"
     if args.game == "all":
         folder = args.out or Path("labels")
         jobs = [(g, lg, folder / f"rules-{g}-{lg}.{args.format}") for g in GAMES for lg in (
@@ -216,12 +328,22 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     status = 0
     for game, lang, out in jobs:
         try:
-            path = write_label(game, lang, out, args.base_url)
+            path = write_label(game, lang, out, base_url)
         except (ValueError, OSError, ManifestError) as exc:
             print_fn(_t(lang_ui, "rules.error", detail=str(exc)))
             return 1
-        url = rules_url(game, lang, args.base_url)
+        url = rules_url(game, lang, base_url)
         print_fn(_t(lang_ui, "rules.label_written", path=str(path), url=url))
+        if home:
+            print_fn(_t(lang_ui, "rules.label_home", url=url))
+        elif is_local_only(base_url):
+            print_fn(_t(lang_ui, "rules.label_localhost", url=url))
+        written = [(path, url)]
+        if spare_base:
+            spare = write_label(game, lang, path.with_name(f"{path.stem}-address{path.suffix}"), spare_base)
+            spare_url = rules_url(game, lang, spare_base)
+            print_fn(_t(lang_ui, "rules.label_plain_written", path=str(spare), url=spare_url))
+            written.append((spare, spare_url))
         if args.brf:
             from companion.audiorules.qrlabel import write_brf
 
@@ -230,14 +352,26 @@ def qr_main(argv: list[str] | None = None, *, print_fn=print) -> int:
         if args.verify:
             from companion.audiorules.scan import NoDecoder, decode
 
-            try:
-                texts = decode(path)
-            except NoDecoder:
-                print_fn(_t(lang_ui, "rules.scan_no_decoder"))
-                return 1
-            if texts != [url]:
-                print_fn(_t(lang_ui, "rules.error", detail=f"{path}: decoded {texts!r}, expected {url!r}"))
+            for file, expected in written:
+                try:
+                    texts = decode(file)
+                except NoDecoder:
+                    print_fn(_t(lang_ui, "rules.scan_no_decoder"))
+                    return 1
+                if texts != [expected]:
+                    print_fn(_t(lang_ui, "rules.error", detail=f"{file}: decoded {texts!r}, expected {expected!r}"))
+                    status = 1
+        if args.verify_export is not None:
+            from companion.audiorules.site import verify_export
+
+            missing, audio = verify_export(args.verify_export, game, lang)
+            if missing:
+                print_fn(_t(lang_ui, "rules.export_missing", dir=str(args.verify_export), url=url, file=missing,
+                            base=base_url))
                 status = 1
+            else:
+                print_fn(_t(lang_ui, "rules.export_verified", dir=str(args.verify_export), url=url,
+                            file=f"{game}/{lang}/index.html", n=audio))
     return status
 
 
@@ -253,10 +387,18 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     p.add_argument("--verbose", action="store_true", help="print every request")
     p.add_argument("--build", action="store_true", help="build any missing rules audio while serving")
     p.add_argument("--no-build", action="store_true", help="do not build the rules audio, even on a fresh set-up")
+    add_mdns_options(p)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     lang = _default_lang()
+    from companion.audiorules.announce import AnnounceError, announce_lan, parse_interfaces
+
     try:
-        server = make_server(args.port, args.lan, quiet=not args.verbose)
+        interfaces = parse_interfaces(args.mdns_interfaces) if args.lan else None
+    except AnnounceError as exc:
+        print_fn(_t(lang, "rules.error", detail=str(exc)))
+        return 2
+    try:
+        server = make_server(args.port, args.lan, quiet=not args.verbose, hosts=interfaces)
     except ManifestError as exc:
         print_fn(_t(lang, "rules.error", detail=str(exc)))
         return 1
@@ -274,11 +416,15 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
                                               on_progress=lambda: _refresh(server))
     if building is None and fresh:
         print_fn(_t(lang, "rules.page_no_audio"))
+    announcing, announced = None, []
     if args.lan:
-        import socket
+        import threading
 
-        print_fn(_t(lang, "rules.serve_listening", url=f"http://{socket.gethostname()}:{port}/"))
         print_fn(_t(lang, "rules.serve_lan"))
+        # in its own thread: the pages are served at once, during the 3 to 5 s the name takes
+        announcing = threading.Thread(name="mdns", daemon=True, target=lambda: announced.append(
+            announce_lan(port, interfaces, print_fn, lang, enabled=not args.no_mdns)))
+        announcing.start()
     else:
         print_fn(_t(lang, "rules.serve_listening", url=f"http://localhost:{port}/"))
     try:
@@ -286,11 +432,24 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if announcing is not None:
+            announcing.join(15)
+        for announcer in announced:
+            if announcer is not None:
+                announcer.close()
         if building is not None:
             building.stop()
         server.server_close()
         print_fn(_t(lang, "rules.serve_stopped"))
     return 0
+
+
+def add_mdns_options(p: argparse.ArgumentParser) -> None:
+    """The mDNS options of `serve --lan` and `play --web --lan`."""
+    p.add_argument("--mdns-interfaces", metavar="ADDR[,ADDR]", default=None,
+                   help="with --lan: announce the name on these interface addresses only "
+                   "(default: COMPANION_MDNS_INTERFACES, else every interface but loopback)")
+    p.add_argument("--no-mdns", action="store_true", help="with --lan: do not announce companion.local")
 
 
 def missing_audio() -> list[tuple[str, str, int]]:

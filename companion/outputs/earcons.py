@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SAMPLE_RATE = 22050
 NAMES = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking",
-         "listen", "listened")
+         "listen", "listened", "seek", "found")
 MAX_MS = 200
 
 
@@ -102,6 +102,10 @@ def _make(name: str) -> np.ndarray:
         return _tone(600, 90, level=0.35, to_freq=1200)
     if name == "listened":  # the same glide down, shorter: it closes, the command was heard
         return _tone(1200, 70, level=0.35, to_freq=700)
+    if name == "seek":  # a soft, short, high tick: the camera looks for a code (faster: nearer)
+        return _tone(1500, 22, level=0.22, harmonics=(1.0, 0.3))
+    if name == "found":  # a bright rising arpeggio, higher than "score": the code is read
+        return _seq(*(_tone(f, 45, harmonics=bright) for f in (1319, 1661, 1976)), gap_ms=5)
     raise KeyError(name)
 
 

@@ -178,10 +178,14 @@ def test_unknown_label_format_is_refused(tmp_path: Path) -> None:
 
 def test_qr_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     out: list[str] = []
     assert qr_main(["kissa", "--lang", "en", "--verify"], print_fn=out.append) == 0
     assert (tmp_path / "rules-kissa-en.svg").exists()
-    assert out == ["Label written: rules-kissa-en.svg. Its QR code leads to http://localhost:8765/kissa/en/"]
+    # issue 28: by default, the name `companion serve --lan` announces (mDNS), and it says so
+    assert out == ["Label written: rules-kissa-en.svg. Its QR code leads to http://companion.local:8765/kissa/en/",
+                   "This label leads to http://companion.local:8765/kissa/en/: the name that "
+                   "“companion serve --lan” announces on the local network."]
     out.clear()
     assert qr_main(["all", "--out", str(tmp_path / "labels"), "--format", "png",
                     "--base-url", "https://example.org/regles"], print_fn=out.append) == 0

@@ -78,7 +78,7 @@ def test_earcons_played_and_explained():
     assert lines[:3] == ["Voice: none. The text is printed for your screen reader.",
                          "Output: none, nothing is played.",
                          "Here are the companion's sounds, each followed by its meaning."]
-    assert len(lines) == 3 + len(NAMES) and lines[-1] == "The same sound falling: the microphone closes, the command was heard."
+    assert len(lines) == 3 + len(NAMES) and lines[-1] == "Three bright rising notes: the rules code is read."
 
 
 def test_say_speaks_which_voice_and_output_before_the_sentence(tmp_path):

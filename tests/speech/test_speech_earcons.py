@@ -10,7 +10,7 @@ from companion.narration.message import Verbosity
 from companion.outputs.earcons import MAX_MS, NAMES, earcon
 
 EXPECTED = ("turn", "move", "score", "good", "bad", "error", "end", "private", "draw", "question", "thinking",
-            "listen", "listened")
+            "listen", "listened", "seek", "found")
 
 
 def test_the_agreed_names():
@@ -48,7 +48,7 @@ def test_they_sound_different_from_each_other():
 
 
 def test_contours_match_their_meaning():
-    rising = ("turn", "good", "question")
+    rising = ("turn", "good", "question", "found")
     falling = ("bad", "end")
     for n in rising:
         s = spectrum_signature(*earcon(n))

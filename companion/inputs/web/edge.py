@@ -344,7 +344,7 @@ def same_origin(request: web.Request, host: str) -> bool:
                                                                      host.lower().encode())
 
 
-async def listen(runner: web.AppRunner, host: str, port: int, gate: Gate,
+async def listen(runner: web.AppRunner, host: str | list[str], port: int, gate: Gate,
                  backlog: int = BACKLOG) -> asyncio.Server:
     """Serve `runner`'s application on host:port behind `gate`, quietly; sweeps idle ones."""
     quiet_logs()

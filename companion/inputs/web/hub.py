@@ -125,6 +125,7 @@ class WebHub:
         self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
+        self.announcer: Any = None  # issue 28: the mDNS announcement of `--lan` (web/play.py)
 
     # --- thread-safe API for the table ------------------------------------------------------
     @property
@@ -212,6 +213,8 @@ class WebHub:
         return self.table_url
 
     def stop(self) -> None:
+        if self.announcer is not None:  # issue 28: the mDNS name withdrawn
+            self.announcer.close()
         if self._loop is not None and self._thread is not None:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(10)

@@ -69,6 +69,7 @@ def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out:
         return
     if args.lan:
         tell("core.web.lan", priority=Priority.IMPORTANT)
+        _announce_mdns(hub, args, out)
     tell("core.web.table_url", url=Raw(hub.table_url))
     out(hub.qr_text())
     if getattr(args, "qr", None):
@@ -77,6 +78,22 @@ def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out:
     if getattr(args, "web_urls", None):
         hub.write_urls(Path(args.web_urls))
         tell("core.web.urls_written", path=Raw(str(args.web_urls)))
+
+
+def _announce_mdns(hub: Any, args: argparse.Namespace, out: Callable[[str], None]) -> None:
+    """`--lan`: the seats' pages announced by mDNS too (issue 28), the name not kept for the
+    rules labels (a `companion serve --lan` on this machine keeps its own)."""
+    from companion.audiorules.announce import AnnounceError, announce_lan, parse_interfaces
+
+    from .hub import PREFIX
+
+    try:
+        interfaces = parse_interfaces(getattr(args, "mdns_interfaces", None))
+    except AnnounceError as exc:
+        out(str(exc))
+        return
+    hub.announcer = announce_lan(hub.port, interfaces, out, hub.lang, enabled=not getattr(args, "no_mdns", False),
+                                 path=PREFIX, persist=False)
 
 
 __all__ = ["TableKeys", "announce", "open_channels"]
