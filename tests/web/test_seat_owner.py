@@ -134,3 +134,21 @@ def test_the_notice_is_a_table_sentence_only() -> None:
         t.wait(lambda: "Anne : un autre appareil demande ta place." in t.printed, "the notice was not said")
     finally:
         t.close()
+
+
+def test_a_page_that_connects_only_after_its_release_is_told_so(table: Table) -> None:
+    """The page asleep (or still opening) when « libère Anne » was said: its stream, opened
+    later at the old address, says it was released — the page is not left waiting, and
+    learns nothing else of the seat."""
+    assert table.hub is not None
+    anne = claim(table.hub, 0)
+    table.start()
+    table.wait(lambda: bool(table.private_texts(0)), "Anne's page heard no private line")
+    secrets = table.private_texts(0)
+    table.inbox.post(Line("libère Anne"))
+    table.wait(lambda: table.book.claimed(0) is None, "the seat was not released")
+    status, _, body = fetch(anne + "/events")
+    text = body.decode()
+    assert status == 200 and "event: released" in text
+    assert not any(s in text for s in secrets) and "\ndata: {" not in text
+    assert fetch(anne)[0] == 404  # the page itself is gone

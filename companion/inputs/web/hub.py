@@ -56,6 +56,8 @@ from companion.session.inbox import Device, Inbox, Line, Notice
 from .assets import APP_CSS, APP_JS
 from .seats import Claim, SeatBook
 
+#: how many released seat addresses are remembered (to tell a late page it was released)
+DEAD_KEPT = 64
 PREFIX = "/t"
 MAX_LINE = 200  # characters in one command line
 RATE_LINES = 5  # lines a seat may send ...
@@ -113,6 +115,7 @@ class WebHub:
         self._sent: dict[int, deque[float]] = {}
         # one unguessable secret per seat; a new one when the seat is released
         self._tokens = {seat: secrets.token_urlsafe(24) for seat in range(len(names))}
+        self._dead: dict[str, int] = {}  # released addresses -> their seat (DEAD_KEPT newest)
         self._keys: dict[int, tuple[Claim, str]] = {}  # seat -> (its claim, its device's key)
         self._contested: dict[int, float] = {}  # seat -> when the table last heard of a stranger
         self._urls_path: Path | None = None  # --web-urls: rewritten when an address changes
@@ -342,7 +345,12 @@ class WebHub:
             self._contested.pop(seat, None)
             if claim.source != "web":
                 return
-            self._tokens[seat] = secrets.token_urlsafe(24)  # the old page is cut off
+            # the old page is cut off; its address is remembered as released, so a page that
+            # (re)connects only now — asleep, or still opening — is told so, not left waiting
+            self._dead[self._tokens[seat]] = seat
+            while len(self._dead) > DEAD_KEPT:
+                self._dead.pop(next(iter(self._dead)))
+            self._tokens[seat] = secrets.token_urlsafe(24)
         if self._urls_path is not None:  # --web-urls holds no dead address (issue #25)
             try:
                 self.write_urls(self._urls_path)
@@ -495,6 +503,9 @@ class WebHub:
         raise web.HTTPSeeOther(f"{PREFIX}/s/{request.match_info['token']}")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        dead = self._dead.get(request.match_info["token"])
+        if dead is not None:
+            return await self._released_stream(request, dead)
         seat, claim = self._owned(request)
         if claim is None:
             return await self._held_elsewhere(request, seat)
@@ -536,6 +547,15 @@ class WebHub:
             pass  # the page went away; it reconnects and catches up
         finally:
             off()
+        return resp
+
+
+    async def _released_stream(self, request: web.Request, seat: int) -> web.StreamResponse:
+        """The events of a released address: only that it was released (nothing of the seat)."""
+        resp = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream"})
+        await resp.prepare(request)
+        note = _t(self.langs[seat], "core.web.released")
+        await resp.write(f"retry: 2000\n\nevent: released\ndata: {note}\n\n".encode())
         return resp
 
 
