@@ -235,16 +235,23 @@ class SessionCore:
         `private`: utterances addressed to a seat are that player's secrets (a private
         event's narration, an answer about their own holdings), routed by `hears_privately`.
         `advise`: withheld ones are replaced, once, by how to get a private channel (the
-        answer to « mon plateau »); withheld narration is simply not said."""
+        answer to « mon plateau », a refusal whose reason is a secret with no public stand-in);
+        withheld narration is simply not said."""
         by_listener: dict[int | None, list[tuple[Utterance, bool]]] = {}
         advised = False
+        # A refusal's reason or a help's example naming what only its player holds (`secret`)
+        # is said to them alone; where it cannot be, its public stand-in is said instead.
+        withheld = {u.to for u in utts if u.secret and u.to is not None and not self.hears_privately(u.to)}
+        stood_in = {u.to for u in utts if u.stand_in}
         for utt in utts:
             listener = utt.to
             if listener is not None and self.seats[listener].bot is not None:
                 continue  # bots read the state; nobody needs to hear their private lines
-            secret = private and listener is not None
+            if utt.stand_in and listener not in withheld:
+                continue
+            secret = (private or utt.secret) and listener is not None
             if secret and listener is not None and not self.hears_privately(listener):
-                if advise and not advised:  # a question of theirs: say why there is no answer
+                if advise and not advised and listener not in stood_in:  # a question of theirs: say why there is no answer
                     advised = True
                     self._say(say("core.private_needs_channel", Priority.TEXT, None, listener), False)
                 continue
@@ -522,7 +529,7 @@ class SessionCore:
             self.emit(intent.utterances, private=True, advise=True)
         elif isinstance(intent, Refuse):
             self._taking("refuse", intent.command)
-            self.emit(intent.utterances)
+            self.emit(intent.utterances, advise=True)  # a secret reason withheld: said why, as for an answer
 
     def _act(self, seat: int, action: Any, command: str | None = None) -> None:
         command = command or action_command(self.match.game, action)
@@ -530,7 +537,7 @@ class SessionCore:
             events = self.match.play(seat, action)
         except IllegalAction as exc:
             self._taking("refuse", command)
-            self.emit(self.refusal(exc, seat))
+            self.emit(self.refusal(exc, seat), advise=True)
             return
         self._taking("act", command)
         self._played(seat, action, events)
