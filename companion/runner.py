@@ -283,7 +283,8 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
     seats = _seats(names, kinds, bots, game, seed, private)
     # Private lines are never said aloud to a table of several players without channels.
     session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
-                      journal=journal, log=args.log, rule_reader=chapter_utterances, private_policy="withhold")
+                      journal=journal, log=args.log, log_private=getattr(args, "log_private", False),
+                      rule_reader=chapter_utterances, private_policy="withhold")
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
     return session

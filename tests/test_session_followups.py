@@ -246,10 +246,12 @@ def test_a_log_that_cannot_be_opened_is_said_and_play_goes_on(tmp_path):
 def test_a_log_on_a_read_only_disk_says_so(tmp_path, monkeypatch):
     import errno
 
-    def refuse(self, *a, **k):
-        raise OSError(errno.EROFS, "Read-only file system", str(self))
+    import os
 
-    monkeypatch.setattr(Path, "open", refuse)
+    def refuse(path, *a, **k):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(os, "open", refuse)  # the log is opened 0600 with os.open (issue 25)
     lines: list[str] = []
     game = Nim(pile=9)
     log = tmp_path / "log.jsonl"
