@@ -245,7 +245,6 @@ def test_a_log_that_cannot_be_opened_is_said_and_play_goes_on(tmp_path):
 
 def test_a_log_on_a_read_only_disk_says_so(tmp_path, monkeypatch):
     import errno
-
     import os
 
     def refuse(path, *a, **k):
