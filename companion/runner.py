@@ -125,6 +125,23 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
     return table, private
 
 
+def unheard_humans(game: Any, names: list[str], kinds: list[str | None], seed: int, args: argparse.Namespace) -> list[str]:
+    """The humans who could not hear their own hand: the companion holds the game's secrets
+    (not a physical table, where each holds their real tokens or tiles), several humans play
+    (one alone hears theirs from the table's speaker), and these have no --private speaker."""
+    humans = [n for n, k in zip(names, kinds, strict=True) if k is None]
+    if len(humans) < 2 or getattr(game, "config", {}).get("physical"):
+        return []
+    try:
+        state, _ = game.setup(len(names), Rng(seed))
+    except IllegalAction:
+        return []  # not a table this game can be set up at: said when the match is made
+    if not any(game.hidden_holdings(state, s) for s in range(len(names))):
+        return []
+    given = {spec.partition("=")[0].strip() for spec in getattr(args, "private", []) or []}
+    return [n for n in humans if n not in given]
+
+
 def _verbosity(args: argparse.Namespace) -> Verbosity:
     return Verbosity[(args.verbosity or "normal").upper()]
 
@@ -252,11 +269,17 @@ def play(args: argparse.Namespace) -> int:
             parse_specs(args.reader, names)
         except ReaderSpecError as exc:
             raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
+    unheard = unheard_humans(game, names, kinds, seed, args)
+    channels_to_come = bool(getattr(args, "web", False) or getattr(args, "join", False))
+    if unheard and not channels_to_come:
+        # A game nobody could play: its hands would be dealt to players who never hear them.
+        raise UserError("core.error.secrets_unheard", lang, names=[Raw(n) for n in unheard])
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
     session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    session.core.deal_waits = bool(unheard)  # the pages and terminals to come: dealt once each can hear
     if table is not None:
         session.emit(table.describe(), remember=False)
     if journal is not None:
@@ -476,6 +499,9 @@ def resume(args: argparse.Namespace) -> int:
         lang = args.lang or start.get("lang", "fr")
         if c.finished:
             raise UserError("core.error.journal_finished", lang, path=str(path))
+        unheard = unheard_humans(game, names, kinds, int(start["seed"]), args)
+        if unheard and not (getattr(args, "web", False) or getattr(args, "join", False)):
+            raise UserError("core.error.secrets_unheard", lang, names=[Raw(n) for n in unheard])
         table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
     except BaseException:
         journal.close()

@@ -61,6 +61,9 @@ from .outputs import (
 KEEPS_PENDING = frozenset({"repeat", "help", "status", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
 # What is answered at once while a bot searches; any other line waits for the bot's move.
 WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
+# What is taken while the deal waits for every human's channel (the rest: « on attend … »).
+WHILE_WAITING = frozenset({"quit", "repeat", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder",
+                           "quieter", "french", "english"})
 # Shared words that answer a question (the rest act on the session: outcome "shared").
 ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
@@ -154,6 +157,11 @@ class SessionCore:
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # The token readers of this game (`companion.reader.play.ReaderPlay`), set by `--reader`.
         self.reader: Any = None
+        # Set by the runner when the companion holds secrets for several humans whose channels
+        # are still to come (--web, --join): the deal is said, and play begins, only once each
+        # human can hear their own hand (issue 25). `waiting`: the deal is held back now.
+        self.deal_waits = False
+        self.waiting = False
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -171,6 +179,10 @@ class SessionCore:
             self.emit(self.ui.status(self.match, None))
         else:
             self._out.append(Record(tuple(self.match.setup_events)))
+            if self.deal_waits and self._unheard():
+                self.waiting = True  # nothing dealt is said, nobody plays, until each can hear
+                self._tell_waiting()
+                return self._flush()
             self._narrate(self.match.setup_events)
         if self._shares_secrets():
             self.emit([say("core.private_advice", Priority.MESSAGE)], remember=False)
@@ -228,6 +240,20 @@ class SessionCore:
             return False
         state = self.match.state
         return any(self.match.game.hidden_holdings(state, s) for s in range(len(self.seats)))
+
+    def _unheard(self) -> list[int]:
+        """The humans who could not hear their own hand now."""
+        return [s for s in self.humans if not self.hears_privately(s)]
+
+    def _tell_waiting(self) -> None:
+        names = [Raw(self.seats[s].name) for s in self._unheard()]
+        self.tell("core.deal_waits", None, Priority.IMPORTANT, names=names)
+
+    def _deal_now(self) -> None:
+        """Every human has a channel at last: the deal is said (each hand to its owner), and play begins."""
+        self.waiting = False
+        self._narrate(self.match.setup_events)
+        self.advance()
 
     def emit(self, utts: list[Utterance], *, remember: bool = True, private: bool = False, advise: bool = False) -> None:
         """Say each utterance to the listener it is meant for.
@@ -360,7 +386,12 @@ class SessionCore:
                 self.claims.setdefault(ev.seat, []).append(ev.channel)
                 # The table hears that a phone or terminal took the seat, never what it hears.
                 self.tell(CLAIM_SOURCES[item.source], None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
-            if self.seats[ev.seat].bot is None:
+            if self.waiting:
+                if self._unheard():
+                    self._tell_waiting()
+                else:
+                    self._deal_now()
+            elif self.seats[ev.seat].bot is None:
                 # Its own channel at last: the player hears, privately, what they hold.
                 self.emit(self.holdings(ev.seat), private=True)
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
@@ -432,6 +463,10 @@ class SessionCore:
             if target is not None:
                 self._release(target, item)
                 return
+        if self.waiting and global_command(text) not in WHILE_WAITING:
+            self._out.append(InputTaken(item.source, seat, item.text, "refuse", None))
+            self._tell_waiting()
+            return
         self._taken = None
         at = len(self._out)
         self._take_line(text, seat, item.confidence)

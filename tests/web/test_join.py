@@ -151,6 +151,8 @@ def test_companion_play_web_end_to_end(tmp_path: Path) -> None:
         anne = urls["Anne"]
         with urllib.request.urlopen(anne, timeout=5) as resp:
             assert resp.status == 200
+        with urllib.request.urlopen(urls["Bruno"], timeout=5) as resp:  # the deal waits for both (issue 25)
+            assert resp.status == 200
         # the terminal server runs beside the pages (its socket in the runtime folder)
         assert (tmp_path / "companion" / "join.sock").exists()
         body = urllib.parse.urlencode({"line": "mon plateau"}).encode()
