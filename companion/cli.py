@@ -156,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     except runner.UserError as exc:
         runner.say_error(exc)
         return 2
+    except BrokenPipeError:
+        # standard output closed before the game began (`companion games | head -1`): no traceback
+        from companion.session.table import release_stdout
+
+        release_stdout()
+        return 0
     return 0
 
 

@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -180,7 +181,7 @@ class Table:
         text = self.render(o)
         utt = o.utterance
         if o.listener is None:
-            self.out(text)
+            self._print(text)
             if self.speaker is not None:
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
             for chans in self.channels.values():
@@ -194,13 +195,23 @@ class Table:
             # RULES KIA-10: a private holding is said only to its owner, on their channel;
             # the shared screen shows only that something was said to them.
             note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
-            self.out(f"[{name}] {note}")
+            self._print(f"[{name}] {note}")
             for ch in chans:
                 ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
-            self.out(f"[{name}] {text}")
+            self._print(f"[{name}] {text}")
             if self.speaker is not None:
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+
+    def _print(self, text: str) -> None:
+        """Print a line; a standard output closed under us (a pipe whose reader left, a
+        terminal gone) stops the printing, never the game: the speaker goes on saying it."""
+        try:
+            self.out(text)
+        except (BrokenPipeError, ValueError, OSError):
+            self.out = _nowhere
+            if sys.stdout is not None:
+                release_stdout()
 
     def interrupt(self, listener: int | None) -> None:
         if listener is None:
@@ -277,6 +288,19 @@ class Table:
 
 
 RATE_STEP = 25
+
+
+def _nowhere(text: str) -> None:
+    """Where lines go once standard output is closed."""
+
+
+def release_stdout() -> None:
+    """Point a closed standard output at /dev/null, so that nothing printed later (nor the
+    flush at exit) fails on it."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 # Where a line comes from its player's own channel: the seat's page, a second terminal.
 PRIVATE_SOURCES = frozenset({"web", "terminal"})
 
