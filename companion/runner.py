@@ -139,7 +139,9 @@ def unheard_humans(game: Any, names: list[str], kinds: list[str | None], seed: i
         return []  # not a table this game can be set up at: said when the match is made
     if not any(game.hidden_holdings(state, s) for s in range(len(names))):
         return []
-    given = {spec.partition("=")[0].strip() for spec in getattr(args, "private", []) or []}
+    engine = getattr(args, "speech", None) or os.environ.get("COMPANION_SPEECH") or "auto"
+    specs = (getattr(args, "private", []) or []) if engine not in ("none", "text") else []  # no voice: no private speaker
+    given = {spec.partition("=")[0].strip() for spec in specs}
     return [n for n in humans if n not in given]
 
 

@@ -70,7 +70,11 @@ def test_a_table_where_each_can_hear_their_hand_is_dealt(tmp_path: Path, extra: 
 
     args = Args()
     args.private = private  # type: ignore[attr-defined]
+    args.speech = "espeak-ng"  # type: ignore[attr-defined]
     assert runner.unheard_humans(game, names, kinds, 3, args) == []  # type: ignore[arg-type]
+    if private:  # without any voice, a private speaker is none: nobody would hear their hand
+        args.speech = "none"  # type: ignore[attr-defined]
+        assert runner.unheard_humans(game, names, kinds, 3, args) == ["Anne", "Bruno", "Chloé"]  # type: ignore[arg-type]
 
 
 def _waiting_table() -> tuple[Session, list[str], Match[Any, Any]]:
