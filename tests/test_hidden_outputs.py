@@ -74,6 +74,10 @@ class Table:
         queries = [p for p, c in said if not c.startswith("action") and c not in SHARED]
         self.seen.extend(self.rnd.sample(moves, min(4, len(moves))))
         pool = list(ANY_LINE) + queries + self.seen[-60:]
+        if self.name == "kaliko":
+            # « indice », « meilleur », « coups »: a whole search of the hand each (seconds in
+            # mid-game, in every world), answered to the asker alone (an Answer: private)
+            pool = [p for p in pool if p.split()[0] not in SEARCHES]
         if self.name == "kikoi":
             others = [p for p in self.world.players if p != self.world.players[seat]]
             pool += [f"{self.rnd.choice(others)}, {self.rnd.choice(KIKOI_WHITES)}" for _ in range(8)]
@@ -85,7 +89,8 @@ class Table:
                 pool.append(" / ".join(self.rnd.sample([f"prends {pos}", f"va {self.rnd.choice(cells)}", "ici",
                                                         "tourne", f"rouge {self.rnd.randint(1, 12)}", "joue",
                                                         f"pose {pos} en {self.rnd.choice(cells)}", "brouillon",
-                                                        f"tuile {pos}", f"où {pos}", "enlève"], 4)))
+                                                        f"tuile {pos}", f"où {pos}", "enlève", "aide", "état",
+                                                        "répète"], 4)))
         out = self.rnd.sample(moves, min(2, len(moves)))
         return out + self.rnd.sample(pool, max(0, count - len(out)))
 
@@ -184,6 +189,7 @@ class Table:
 
 
 SHARED = {c for _, c in shared_phrases("fr")}
+SEARCHES = {"indice", "hint", "meilleur", "best", "coups", "moves"}
 
 
 def kaliko_variants(data: dict[str, Any], action: Any) -> Iterator[tuple[dict[str, Any], set[int]]]:
