@@ -111,7 +111,9 @@ def test_a_bad_setting_record_is_set_aside_like_any_unknown_record(tmp_path):
     j.write({"kind": "setting", "seat": "Marie", "key": "verbosity", "value": "terse"})
     j.close()
     s = jr.scan(path.read_bytes(), path)
-    assert s.stop == 2 and s.problems[0].code == "unknown_record"
+    # set aside alone, what follows still read (issue 25)
+    assert s.stop is None and s.problems[0].code == "unknown_record" and s.problems[0].line == 2
+    assert [line for line, _ in s.records] == [1] and s.needs_rewrite
 
 
 def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_path):
