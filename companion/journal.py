@@ -390,7 +390,11 @@ def read(path: Path) -> Contents:
 
 
 # --------------------------------------------------------------------------- writing
-def _open_locked(path: Path, flags: int, mode: int = 0o644) -> int:
+# A save holds the seed, so every hand dealt: its owner's alone, like the --log (issue 25).
+SAVE_MODE = 0o600
+
+
+def _open_locked(path: Path, flags: int, mode: int = SAVE_MODE) -> int:
     """Open `path` and take its exclusive lock (the one writer of this save), or raise
     JournalError("already_open"). The lock is on the very file the name points to."""
     for _ in range(20):
@@ -583,7 +587,7 @@ def _keep_copy(path: Path) -> Path:
             continue
         except OSError:  # no hard links here: copy, exclusively
             try:
-                fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SAVE_MODE)
             except FileExistsError:
                 continue
             with os.fdopen(fd, "wb") as fh:
@@ -601,6 +605,8 @@ def rewrite(path: Path, recs: list[dict[str, Any]]) -> Path:
     data = b"".join(_encode(r) for r in recs)
     tmp, fd = temp_beside(path)
     try:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, SAVE_MODE)
         _write_all(fd, data)
         os.fsync(fd)
         os.close(fd)

@@ -235,3 +235,15 @@ def test_missing_pairs_file_is_no_pairs(tmp_path: Path, monkeypatch: Any) -> Non
     assert load_pairs() == {}
     (tmp_path / "ok.json").write_text(json.dumps({"04A1": "kikoi:kigliss-sleep"}), encoding="utf-8")
     assert load_pairs(tmp_path / "ok.json") == {"04a1": "kikoi:kigliss-sleep"}
+
+
+def test_a_save_is_its_owners_alone(tmp_path: Path) -> None:
+    """The save holds the seed, so every hand dealt: like the log, 0600 (issue 25)."""
+    import stat
+
+    path, _ = _saved(tmp_path, 2)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    recs = _lines(path)
+    recs.insert(2, {"kind": "chat"})
+    jr.rewrite(path, recs)  # a repair keeps it so
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
