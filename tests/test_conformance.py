@@ -13,7 +13,8 @@ SEEDS = range(6)
 HEAVY = {"kissa": (range(4), 8), "kaliko": ((1, 3, 4, 5, 6), 8)}
 # Kaliko's list of every legal play takes seconds to make: it is made only at the steps checked
 # (a random move of it played there), and its random bot (plays of up to 3 tiles) moves in
-# between — 70 s of the suite became about 7 (issue 25), over 2, 3 and 4 players.
+# between (issue 25): 58 s of CPU for 3 games became 12 for 5, over 2, 3 and 4 players
+# (both measured in one run on a loaded machine).
 SAMPLED = {"kaliko"}
 
 
