@@ -571,6 +571,7 @@ def resume(args: argparse.Namespace) -> int:
         raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
+    session.core.deal_waits = bool(unheard)  # the pages and terminals to come: play goes on once each can hear
     implied = _implied(entry, int(start.get("schema", 1)))
     for rec in c.actions:  # checked move by move when the save was opened
         _replay_one(session.match, int(rec["seat"]), jr.decode_action(game, rec["action"]), implied)

@@ -116,3 +116,19 @@ def test_quit_is_heard_while_the_deal_waits() -> None:
     session.start()
     session.handle("quitte")
     assert not session.running
+
+
+def test_a_resumed_game_waits_too_and_then_tells_each_their_hand() -> None:
+    session, lines, match = _waiting_table()
+    match.play(0, match.legal(0)[0])  # a move made before the save was closed
+    session.core.resumed = True
+    session.start()
+    assert lines[-1] == "La partie attend que chacun ait son canal privé ; il manque encore Anne et Bruno."
+    anne, bruno = Page(), Page()
+    session.claim(0, anne, "web")
+    assert not any(line.startswith("[privé]") for line in anne.lines)
+    session.claim(1, bruno, "web")
+    assert any(line.startswith("[privé] Ton plateau") for line in anne.lines), anne.lines
+    assert any(line.startswith("[privé] Ton plateau") for line in bruno.lines), bruno.lines
+    assert not any("Les 5 KIKOI à 2 joueurs" in line for line in lines[-6:])  # the deal is not said again
+    assert session.core.waiting is False

@@ -177,6 +177,10 @@ class SessionCore:
                 if seat.bot is not None:
                     seat.bot.observe([e for e in self.match.events() if e.visible_to(seat.bot.seat)])
             self.emit(self.ui.status(self.match, None))
+            if self.deal_waits and self._unheard() and not self.match.over:
+                self.waiting = True  # play goes on once each human can hear their own hand
+                self._tell_waiting()
+                return self._flush()
         else:
             self._out.append(Record(tuple(self.match.setup_events)))
             if self.deal_waits and self._unheard():
@@ -247,12 +251,16 @@ class SessionCore:
 
     def _tell_waiting(self) -> None:
         names = [Raw(self.seats[s].name) for s in self._unheard()]
-        self.tell("core.deal_waits", None, Priority.IMPORTANT, names=names)
+        self.tell("core.play_waits" if self.resumed else "core.deal_waits", None, Priority.IMPORTANT, names=names)
 
     def _deal_now(self) -> None:
         """Every human has a channel at last: the deal is said (each hand to its owner), and play begins."""
         self.waiting = False
-        self._narrate(self.match.setup_events)
+        if self.resumed:  # dealt long ago: each hears what they hold now
+            for seat in self.humans:
+                self.emit(self.holdings(seat), private=True)
+        else:
+            self._narrate(self.match.setup_events)
         self.advance()
 
     def emit(self, utts: list[Utterance], *, remember: bool = True, private: bool = False, advise: bool = False) -> None:
