@@ -19,20 +19,28 @@ def roundtrip_state(game: Game[Any, Any], state: Any) -> Any:
 
 
 def random_playout(
-    game: Game[Any, Any], n_players: int, seed: int, max_steps: int = 5000, check_every: int = 1
+    game: Game[Any, Any], n_players: int, seed: int, max_steps: int = 5000, check_every: int = 1,
+    bots: list[Any] | None = None,
 ) -> Match[Any, Any]:
-    """Play a whole game with random legal actions, checking the contract at each step."""
+    """Play a whole game with random legal actions, checking the contract at each step.
+
+    `bots` (one per seat) choose the moves between the steps checked, for games whose every
+    position holds tens of thousands of legal actions (Kaliko): the whole list is then made only
+    at the steps checked (every `check_every`-th), and the move there is a random one of it."""
     match: Match[Any, Any] = Match(game, [f"P{i}" for i in range(n_players)], seed)
     rng = Rng(seed + 1)
     seen: list[Any] = []
+    for bot in bots or []:
+        bot.observe([e for e in match.setup_events if e.visible_to(bot.seat)])
     for step in range(max_steps):
         if match.over:
             break
         seat = match.current
         assert seat is not None, "no current player before the end"
-        legal = match.legal(seat)
-        assert legal, f"no legal action before the end (step {step})"
-        if step % check_every == 0:
+        checked = step % check_every == 0
+        legal = match.legal(seat) if bots is None or checked else []
+        assert legal or not checked and bots is not None, f"no legal action before the end (step {step})"
+        if checked:
             _check_views(game, match.state, n_players)
             back = roundtrip_state(game, match.state)
             assert [game.action_to_json(a) for a in game.legal_actions(back, seat)] == [
@@ -60,11 +68,14 @@ def random_playout(
                     else:  # pragma: no cover
                         raise AssertionError(f"stale action accepted: {old!r}")
                     break
-        action = rng.choice(legal)
+        # a uniformly random legal move where the whole list was made, else the bot's move
+        action = rng.choice(legal) if legal else bots[seat].choose(match.state)  # type: ignore[index]
         seen.append(action)
         events = match.play(seat, action)
         for ev in events:
             json.dumps(ev.to_json())  # events are plain data
+        for bot in bots or []:
+            bot.observe([e for e in events if e.visible_to(bot.seat)])
     assert match.over, f"game not over after {max_steps} steps"
     assert match.current is None
     out = match.outcome()

@@ -132,6 +132,8 @@ def test_a_lone_human_among_kikoi_bots_is_asked_kipirat_only_when_holding_it_and
     (save,) = (tmp_path / "data").rglob("*kikoi*.jsonl")
     start = json.loads(save.read_text(encoding="utf-8").splitlines()[0])["r"]
     assert start["options"] == {"kipirat_window": "holder"}
-    r = run(tmp_path, "play", "kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "5", input="quitte\n")
+    r = run(tmp_path, "play", "kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "5",
+            "--speech", "espeak-ng", "--out", "null", "--private", "Anne=null", "--private", "Bruno=null",
+            input="quitte\n")  # each hears their own hand, on their own (here silent) speaker
     saves = sorted((tmp_path / "data").rglob("*kikoi*.jsonl"), key=lambda p: p.stat().st_mtime)
     assert json.loads(saves[-1].read_text(encoding="utf-8").splitlines()[0])["r"]["options"] == {}

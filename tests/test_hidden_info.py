@@ -21,6 +21,10 @@ moves) check this at every step, against every alternative the listener cannot t
 Two outcomes that leave L with the same knowledge must sound the same to L. The test fails
 on the KIPIRAT leak of a blind draw (« ne peut rien demander et pioche » for a white token,
 « mauvaise pioche » for the KIPIRAT) and on any future one.
+
+`tests/test_hidden_outputs.py` extends this to every output of the session (issue 25): every
+`Say` a line typed by any seat causes — refusals, help, hints, questions, errors — in the
+same worlds, at one keyboard without channels and with a channel per seat.
 """
 
 from __future__ import annotations

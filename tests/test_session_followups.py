@@ -111,7 +111,9 @@ def test_a_bad_setting_record_is_set_aside_like_any_unknown_record(tmp_path):
     j.write({"kind": "setting", "seat": "Marie", "key": "verbosity", "value": "terse"})
     j.close()
     s = jr.scan(path.read_bytes(), path)
-    assert s.stop == 2 and s.problems[0].code == "unknown_record"
+    # set aside alone, what follows still read (issue 25)
+    assert s.stop is None and s.problems[0].code == "unknown_record" and s.problems[0].line == 2
+    assert [line for line, _ in s.records] == [1] and s.needs_rewrite
 
 
 def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_path):
@@ -245,11 +247,12 @@ def test_a_log_that_cannot_be_opened_is_said_and_play_goes_on(tmp_path):
 
 def test_a_log_on_a_read_only_disk_says_so(tmp_path, monkeypatch):
     import errno
+    import os
 
-    def refuse(self, *a, **k):
-        raise OSError(errno.EROFS, "Read-only file system", str(self))
+    def refuse(path, *a, **k):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
 
-    monkeypatch.setattr(Path, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)  # the log is opened 0600 with os.open (issue 25)
     lines: list[str] = []
     game = Nim(pile=9)
     log = tmp_path / "log.jsonl"

@@ -10,13 +10,18 @@ audio's sha256.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from companion.saves.files import fsync_dir, write_atomic
 
 from .encode import encode
 from .manifest import Chapter, Manifest
@@ -73,6 +78,7 @@ def build_manifest(
     """Build the audio of one game in one language; returns one result per chapter built."""
     wanted = set(chapters) if chapters is not None else None
     man.audio_dir.mkdir(parents=True, exist_ok=True)
+    _sweep(man.audio_dir)  # the audio and the build manifest are in this folder
     settings = _settings(engine_name, rate, fmt)
     old = _read_built(man)
     entries = {e["id"]: e for e in old.get("chapters", [])} if old.get("settings") == settings else {}
@@ -99,14 +105,9 @@ def build_manifest(
                 engine = get_engine(engine_name)
             samples, sr = chapter_samples(engine, ch, man.lang, rate)
             data = encode(samples, sr, fmt)
-            tmp = audio.with_suffix(audio.suffix + ".tmp")
-            tmp.write_bytes(data)
-            tmp.replace(audio)
+            _write_whole(audio, data)
             if mp3 is not None:
-                mp3_data = encode(samples, sr, "mp3")
-                tmp = mp3.with_suffix(".mp3.tmp")
-                tmp.write_bytes(mp3_data)
-                tmp.replace(mp3)
+                _write_whole(mp3, encode(samples, sr, "mp3"))
             res = BuildResult(
                 man.game, man.lang, ch.id, str(audio), round(len(samples) / sr, 3),
                 hashlib.sha256(data).hexdigest(), True,
@@ -123,8 +124,17 @@ def build_manifest(
             **({"mp3": mp3.name, "mp3_sha256": hashlib.sha256(mp3.read_bytes()).hexdigest()} if mp3 is not None else {}),
         }
         results.append(res)
+        if res.synthesized:
+            # the manifest names each chapter as soon as it is built, so that a server refreshed
+            # on this progress offers it at once (`companion serve` on a fresh set-up)
+            _write_built(man, settings, entries)
         if progress:
             progress(res)
+    _write_built(man, settings, entries)
+    return results
+
+
+def _write_built(man: Manifest, settings: dict[str, Any], entries: dict[str, Any]) -> None:
     built = {
         "game": man.game,
         "lang": man.lang,
@@ -132,10 +142,52 @@ def build_manifest(
         "settings": settings,
         "chapters": [entries[c.id] for c in man.chapters if c.id in entries],
     }
-    tmp = man.built_manifest_path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(built, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(man.built_manifest_path)
-    return results
+    _write_whole(man.built_manifest_path, (json.dumps(built, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+
+
+def _sweep(folder: Path) -> None:
+    """Temporary files an earlier build left when it was killed mid-write (`companion serve`
+    stopped while it built): whole files are never among them; they go."""
+    for stale in [*folder.glob(".*.tmp"), *folder.glob("*.ogg.tmp"), *folder.glob("*.mp3.tmp"),
+                  *folder.glob("*.flac.tmp"), *folder.glob("*.json.tmp")]:
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """`path` replaced by `data`, all or nothing, and no temporary file left behind however the
+    build stops: on Linux the data is written to a file without a name (O_TMPFILE), named only
+    once whole and synced, then renamed over `path` (a kill, even SIGKILL from `companion serve`'s
+    stop, can leave a name only between those two calls, and then a whole file, swept at the
+    next build); elsewhere a temporary file removed on any exception."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    fd = proc = -1
+    try:
+        fd = os.open(path.parent, flag | os.O_WRONLY, 0o644) if flag else -1
+        proc = os.open("/proc/self/fd", os.O_RDONLY) if fd >= 0 else -1
+    except OSError:  # a file system without unnamed files, or no /proc
+        pass
+    if fd >= 0 and proc >= 0:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            # linkat(AT_SYMLINK_FOLLOW) of /proc/self/fd/N: how an unnamed file gets a name
+            os.link(str(fd), tmp, src_dir_fd=proc, follow_symlinks=True)
+        finally:
+            os.close(fd)
+            os.close(proc)
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+        return
+    for opened in (fd, proc):
+        if opened >= 0:
+            os.close(opened)
+    write_atomic(path, data)
 
 
 def _read_built(man: Manifest) -> dict[str, Any]:

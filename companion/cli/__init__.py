@@ -112,7 +112,10 @@ def _session_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="audio output: auto, device[:NAME[:left|right]], file:PATH.wav, null")
     p.add_argument("--private", action="append", default=[], metavar="NAME=OUTPUT", help="a player's own channel, e.g. Marie=device:1:left")
     p.add_argument("--verbosity", choices=("terse", "normal", "verbose"), default=None)
-    p.add_argument("--log", type=Path, default=None, help="write the events as JSON lines to this file")
+    p.add_argument("--log", type=Path, default=None,
+                   help="write the public events and the lines typed as JSON lines to this file (yours only: 0600)")
+    p.add_argument("--log-private", action="store_true",
+                   help="with --log: also every player's secrets and the lines of their pages (docs/private-channels.md)")
     p.add_argument("--reader", action="append", default=[], metavar="PORT[=SEAT]",
                    help="a token reader (repeatable); =SEAT binds it to a player (name or number)")
 
@@ -158,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     except runner.UserError as exc:
         runner.say_error(exc)
         return 2
+    except BrokenPipeError:
+        # standard output closed before the game began (`companion games | head -1`): no traceback
+        from companion.session.table import release_stdout
+
+        release_stdout()
+        return 0
     return 0
 
 

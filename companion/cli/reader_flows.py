@@ -19,7 +19,7 @@ import queue
 import time
 from typing import Any
 
-from companion.narration import Priority, Utterance, catalog, say
+from companion.narration import Priority, Raw, Utterance, catalog, say
 
 WAIT_HELLO = 10.0
 
@@ -76,12 +76,16 @@ def _next(events: queue.Queue[Any], kinds: tuple[str, ...], deadline: float | No
 
 def flow(mode: str, port: str, tokens: list[str], voice: Any, game: str) -> int:
     from companion.inputs.reader.device import TokenReader
-    from companion.inputs.reader.pairs import load_pairs
+    from companion.inputs.reader.pairs import PairsError, load_pairs
     from companion.inputs.reader.play import token_name
 
+    try:
+        pairs = load_pairs() if mode == "pair" else {}
+    except PairsError as exc:  # never overwritten: said, and nothing is paired
+        voice(say(exc.msg_id, Priority.IMPORTANT, "error", None, path=Raw(str(exc.path))))
+        return 2
     events: queue.Queue[Any] = queue.Queue()
     reader = TokenReader(port, events.put).start()
-    pairs = load_pairs() if mode == "pair" else {}
     try:
         if _next(events, ("hello",), time.monotonic() + WAIT_HELLO) is None:
             voice(say("core.reader.flow.no_reader", Priority.IMPORTANT, "error", None))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import os
 from pathlib import Path
@@ -125,6 +126,25 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
     return table, private
 
 
+def unheard_humans(game: Any, names: list[str], kinds: list[str | None], seed: int, args: argparse.Namespace) -> list[str]:
+    """The humans who could not hear their own hand: the companion holds the game's secrets
+    (not a physical table, where each holds their real tokens or tiles), several humans play
+    (one alone hears theirs from the table's speaker), and these have no --private speaker."""
+    humans = [n for n, k in zip(names, kinds, strict=True) if k is None]
+    if len(humans) < 2 or getattr(game, "config", {}).get("physical"):
+        return []
+    try:
+        state, _ = game.setup(len(names), Rng(seed))
+    except IllegalAction:
+        return []  # not a table this game can be set up at: said when the match is made
+    if not any(game.hidden_holdings(state, s) for s in range(len(names))):
+        return []
+    engine = getattr(args, "speech", None) or os.environ.get("COMPANION_SPEECH") or "auto"
+    specs = (getattr(args, "private", []) or []) if engine not in ("none", "text") else []  # no voice: no private speaker
+    given = {spec.partition("=")[0].strip() for spec in specs}
+    return [n for n in humans if n not in given]
+
+
 def _verbosity(args: argparse.Namespace) -> Verbosity:
     return Verbosity[(args.verbosity or "normal").upper()]
 
@@ -184,7 +204,8 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
     if readers:  # --reader PORT[=SEAT]: each reader posts to the inbox from its own thread (#14)
         from companion.inputs.reader.run import start_readers
 
-        ports = start_readers(readers, session.core, inbox, [s.name for s in session.core.seats])
+        ports = start_readers(readers, session.core, inbox, [s.name for s in session.core.seats],
+                              say=lambda utt: session.emit([utt], remember=False))
     try:
         loop.start()
         # Start-up is over (modules, catalogs, phrase tables, the game, its opening handed to the
@@ -278,15 +299,22 @@ def play(args: argparse.Namespace) -> int:
         except ReaderSpecError as exc:
             raise UserError("core.error.reader_spec", lang, spec=str(exc), names=", ".join(names)) from None
     _braille_specs(args, names, list(range(len(humans))), lang)
+    unheard = unheard_humans(game, names, kinds, seed, args)
+    channels_to_come = bool(getattr(args, "web", False) or getattr(args, "join", False) or getattr(args, "braille", None))
+    if unheard and not channels_to_come:
+        # A game nobody could play: its hands would be dealt to players who never hear them.
+        raise UserError("core.error.secrets_unheard", lang, names=[Raw(n) for n in unheard])
     table, private = open_speakers(args, lang, names, bots_only, humans=humans)
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
     session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    session.core.deal_waits = bool(unheard)  # the pages and terminals to come: dealt once each can hear
     if table is not None:
         session.emit(table.describe(), remember=False)
     if journal is not None:
         journal.say_problem = _warn_io(session)
+        journal.say_resumed = _resumed_io(session)
         session.core.save_path = str(journal.path)
         if not bots_only:
             # Printed once (a screen reader or braille display can review it), never spoken:
@@ -323,7 +351,8 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
     seats = _seats(names, kinds, bots, game, seed, private)
     # Private lines are never said aloud to a table of several players without channels.
     session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
-                      journal=journal, log=args.log, rule_reader=chapter_utterances, private_policy="withhold")
+                      journal=journal, log=args.log, log_private=getattr(args, "log_private", False),
+                      rule_reader=chapter_utterances, private_policy="withhold")
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
     return session
@@ -337,7 +366,11 @@ class GuardedJournal:
     def __init__(self, journal: Any, say_problem: Any = None) -> None:
         self.inner = journal
         self.say_problem = say_problem  # (msg_id, path) -> None; set once the session exists
+        self.say_resumed = None  # (path) -> None: saving works again
         self.failed: Any = None
+        # What could not be written yet, in order: written as soon as the disk takes it again
+        # (space freed), so the save catches up with the game and nothing is lost.
+        self.pending: list[tuple[str, tuple[Any, ...]]] = []
 
     @property
     def path(self) -> Path:
@@ -346,13 +379,23 @@ class GuardedJournal:
     def _guard(self, name: str, *args: Any) -> None:
         from companion.saves.journal import JournalWriteError
 
-        try:
-            getattr(self.inner, name)(*args)
-        except JournalWriteError as exc:
-            if self.failed is None:
-                self.failed = exc
-                if self.say_problem is not None:
-                    self.say_problem(exc.msg_id, str(exc.path))
+        self.pending.append((name, args))
+        while self.pending:
+            what, params = self.pending[0]
+            self.inner.stopped = False  # the file holds a consistent prefix: try again from there
+            try:
+                getattr(self.inner, what)(*params)
+            except JournalWriteError as exc:
+                if self.failed is None:
+                    self.failed = exc
+                    if self.say_problem is not None:
+                        self.say_problem(exc.msg_id, str(exc.path))
+                return
+            self.pending.pop(0)
+        if self.failed is not None:
+            self.failed = None
+            if self.say_resumed is not None:
+                self.say_resumed(str(self.path))
 
     def action(self, seat: int, action: Any) -> None:
         self._guard("action", seat, action)
@@ -371,6 +414,13 @@ class GuardedJournal:
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _resumed_io(session: Any) -> Any:
+    def say_resumed(path: str) -> None:
+        session.tell("core.journal_saving_resumed", None, priority=Priority.IMPORTANT, path=Raw(path))
+
+    return say_resumed
 
 
 def _warn_io(session: Any) -> Any:
@@ -438,14 +488,19 @@ def open_saved_game(path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, di
     (damaged, unknown, a move that is not one of this game) keeps the moves before it and sets
     the rest aside, crash-safely. Returns (opened save, match pieces, notes to say)."""
     from companion.saves import journal as jr
+    from companion.saves.files import io_message_id
 
     try:
-        opened = jr.open_resume(path)
+        try:
+            opened = jr.open_resume(path)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            # a read-only folder or file: the game is offered unsaved, as `play` does there
+            opened = jr.open_resume(path, readonly=True)
     except jr.JournalError as exc:
         raise UserError(exc.msg_id, lang, path=str(path), line=exc.line) from None
     except OSError as exc:
-        from companion.saves.files import io_message_id
-
         raise UserError(io_message_id(exc), lang, path=str(path)) from None
     try:
         return _replay_saved(opened, path, lang)
@@ -456,6 +511,7 @@ def open_saved_game(path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, di
 
 def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, dict[str, Any]]]]:
     from companion.saves import journal as jr
+    from companion.saves.files import io_message_id
 
     start = opened.start
     lang = lang or str(start.get("lang", "fr"))
@@ -477,28 +533,58 @@ def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tu
     if any(k is not None and k not in bots for k in kinds):
         raise UserError("core.error.journal_not_a_journal", lang, path=str(path), line=1)
     c = opened.contents()
+    if c.finished:
+        # A finished game is not resumed; moves written after its end are said, and nothing is rewritten.
+        end = next(line for line, r in opened.scan.records if r["kind"] == "end")
+        after = sum(1 for line in c.action_lines if line > end)
+        raise UserError("core.error.journal_finished_moves_after" if after else "core.error.journal_finished", lang,
+                        path=str(path), n=after, line=end)
     match: Match[Any, Any] = Match(game, names, int(start["seed"]))
-    cut, problem = None, None
     implied = _implied(entry, int(start.get("schema", 1)))
+    # Lines set aside alone (a record this version does not know, a move that is not one of this
+    # game): the moves after them are replayed when they can be; when one cannot, the save is
+    # refused with its reason and left as it is (issue 25).
+    skipped = [p.line for p in opened.scan.problems if p.code == "unknown_record"]
+    bad_moves: list[int] = []
     for i, rec in enumerate(c.actions):
         try:
             seat = int(rec["seat"])
             _replay_one(match, seat, jr.decode_action(game, rec["action"]), implied)
         except (ValueError, IllegalAction, KeyError, IndexError, TypeError, AttributeError) as exc:
-            # a hand edit that decodes but that the rules cannot take: not a move of this game
-            cut = c.action_lines[i]
-            problem = jr.Problem(cut, "unknown_move", str(exc)[:60])
-            break
-    journal = opened.settle(cut, problem)
+            line = c.action_lines[i]
+            if skipped or bad_moves:  # the moves after a line set aside do not follow without it
+                first = min(skipped + bad_moves)
+                raise UserError("core.error.journal_unreplayable", lang, path=str(path), line=first) from None
+            bad_moves.append(line)
+            opened.scan.problems.append(jr.Problem(line, "unknown_move", str(exc)[:60]))
+    try:
+        journal = opened.settle(skip=frozenset(bad_moves))
+    except OSError as exc:  # the repair could not be written (a full disk): the save is as it was
+        raise UserError("core.error.journal_repair_failed", lang, path=str(path),
+                        problem=Msg(io_message_id(exc), path=str(path))) from None
     c = jr.contents([r for _, r in opened.kept], [line for line, _ in opened.kept])
     notes: list[tuple[str, dict[str, Any]]] = []
     mended = [p for p in opened.scan.problems if p.code in ("fixed", "glued")]
+    backup = Raw(str(opened.backup or path))
     if opened.scan.stop is not None:
         bad = next(p for p in opened.scan.problems if p.line == opened.scan.stop)
         notes.append((f"core.journal_set_aside.{bad.code}", {"path": Raw(str(path)), "line": bad.line,
-                      "kept": len(c.actions), "aside": opened.scan.set_aside_moves, "backup": Raw(str(opened.backup))}))
+                      "kept": len(c.actions), "aside": opened.scan.set_aside_moves, "backup": backup}))
     elif mended:
-        notes.append(("core.journal_mended", {"path": Raw(str(path)), "n": len(mended), "backup": Raw(str(opened.backup))}))
+        notes.append(("core.journal_mended", {"path": Raw(str(path)), "n": len(mended), "backup": backup}))
+    for p in opened.scan.problems:
+        if p.code in ("unknown_record", "unknown_move") and p.line != opened.scan.stop:
+            after = sum(1 for line in c.action_lines if line > p.line)
+            if after:
+                notes.append((f"core.journal_skipped.{p.code}", {"path": Raw(str(path)), "line": p.line, "n": after,
+                                                                 "backup": backup}))
+            else:  # the last line: the moves before it are kept, it is set aside
+                notes.append((f"core.journal_set_aside.{p.code}", {"path": Raw(str(path)), "line": p.line,
+                              "kept": len(c.actions), "aside": int(p.code == "unknown_move"), "backup": backup}))
+    if journal is None:  # opened read-only: played unsaved, said as `play` says it
+        opened.close()
+        notes.append(("core.error.io_read_only", {"path": Raw(str(path))}))
+        notes.append(("core.journal_saving_stopped", {}))
     return journal, (entry, game, ui, bots, names, kinds, start, c), notes
 
 
@@ -516,31 +602,39 @@ def resume(args: argparse.Namespace) -> int:
         if c.finished:
             raise UserError("core.error.journal_finished", lang, path=str(path))
         _braille_specs(args, names, [i for i, k in enumerate(kinds) if not k], lang)
+        unheard = unheard_humans(game, names, kinds, int(start["seed"]), args)
+        if unheard and not (getattr(args, "web", False) or getattr(args, "join", False) or getattr(args, "braille", None)):
+            raise UserError("core.error.secrets_unheard", lang, names=[Raw(n) for n in unheard])
         table, private = open_speakers(args, lang, names, all(kinds), humans=[n for n, k in zip(names, kinds, strict=True) if not k])
     except BaseException:
-        journal.close()
+        if journal is not None:
+            journal.close()
         raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
                            None, args, lang)
+    session.core.deal_waits = bool(unheard)  # the pages and terminals to come: play goes on once each can hear
     implied = _implied(entry, int(start.get("schema", 1)))
     for rec in c.actions:  # checked move by move when the save was opened
         _replay_one(session.match, int(rec["seat"]), jr.decode_action(game, rec["action"]), implied)
     session.core.apply_settings(c.settings)  # « bref » said before the save was closed
     if args.verbosity:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
-    guarded = GuardedJournal(journal, _warn_io(session))
-    session.journal = guarded
-    session.core.save_path = str(guarded.path)
+    guarded = GuardedJournal(journal, _warn_io(session)) if journal is not None else None
+    if guarded is not None:
+        guarded.say_resumed = _resumed_io(session)
+        session.journal = guarded
+        session.core.save_path = str(guarded.path)
     session.resumed = True
     if table is not None:
         session.emit(table.describe(), remember=False)
     for msg_id, params in notes:
         session.tell(msg_id, None, priority=Priority.IMPORTANT, **params)
     say_where_it_stands(session, c)
-    if session.match.over:
+    if session.match.over and guarded is not None:
         guarded.announced()
     _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
-    guarded.close()
+    if guarded is not None:
+        guarded.close()
     return 0
 
 

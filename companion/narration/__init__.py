@@ -1,7 +1,19 @@
 """Speech as data, rendered to text in the listener's language at the last moment."""
 
 from .catalog import LANGUAGES, Catalog, MissingMessage, catalog, spell
-from .message import Msg, Part, Pause, Priority, Raw, Spell, Utterance, Verbosity, say
+from .message import (
+    Msg,
+    Part,
+    Pause,
+    Priority,
+    Raw,
+    Spell,
+    Utterance,
+    Verbosity,
+    say,
+    secret,
+    stand_in,
+)
 
 __all__ = [
     "LANGUAGES",
@@ -17,5 +29,7 @@ __all__ = [
     "Verbosity",
     "catalog",
     "say",
+    "secret",
     "spell",
+    "stand_in",
 ]

@@ -8,7 +8,7 @@ channel where they have one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
@@ -98,6 +98,13 @@ class Utterance:
     priority: Priority = Priority.MESSAGE
     earcon: str | None = None
     to: int | None = None  # None: the table; a seat: that player only
+    # What only `to` may know, said outside the game's private events (a refusal's reason,
+    # a help's example drawn from their holdings): the session says it to them alone, or not
+    # at all when they have no channel of their own (DESIGN "Secrets stay with their owner").
+    secret: bool = False
+    # The public stand-in of the secret utterances beside it: said to `to` only when those
+    # are withheld (« Tu ne peux pas demander celui-là. » instead of the reason).
+    stand_in: bool = False
 
     @staticmethod
     def of(
@@ -112,6 +119,16 @@ class Utterance:
     @property
     def private(self) -> bool:
         return self.to is not None
+
+
+def secret(utt: Utterance) -> Utterance:
+    """`utt` as a secret of its listener (see `Utterance.secret`)."""
+    return replace(utt, secret=True)
+
+
+def stand_in(utt: Utterance) -> Utterance:
+    """`utt` as the public stand-in of the secrets said with it (see `Utterance.stand_in`)."""
+    return replace(utt, stand_in=True)
 
 
 def say(

@@ -297,10 +297,11 @@ def scan(data: bytes, path: Path) -> Scan:
                 if bad:
                     raise JournalError("not_a_journal", path, i, [], bad)
             elif rec.get("kind") not in KINDS or rec.get("kind") == "start" or _record_problem(rec):
-                stop = i
+                # set aside alone (kept in the .damaged copy): what follows is read and replayed
+                # when it can be (issue 25); `companion.cli.runner` refuses the save when it cannot
                 problems.append(Problem(i, "unknown_record", str(rec.get("kind"))[:40]))
                 rewrite = True
-                break
+                continue
             out.append((i, rec))
     set_aside = 0
     if stop is not None:
@@ -354,7 +355,7 @@ def records(path: Path) -> list[dict[str, Any]]:
     except OSError as exc:
         raise JournalError("unreadable", path, 0, [], str(exc.strerror)) from None
     s = scan(data, path)
-    if s.stop is not None or any(p.code in ("fixed", "glued") for p in s.problems):
+    if s.stop is not None or s.problems:
         first = s.problems[0]
         code = "damaged" if first.code in ("damaged", "fixed", "glued") else first.code
         valid = [r for line, r in s.records if line < first.line]
@@ -389,7 +390,11 @@ def read(path: Path) -> Contents:
 
 
 # --------------------------------------------------------------------------- writing
-def _open_locked(path: Path, flags: int, mode: int = 0o644) -> int:
+# A save holds the seed, so every hand dealt: its owner's alone, like the --log (issue 25).
+SAVE_MODE = 0o600
+
+
+def _open_locked(path: Path, flags: int, mode: int = SAVE_MODE) -> int:
     """Open `path` and take its exclusive lock (the one writer of this save), or raise
     JournalError("already_open"). The lock is on the very file the name points to."""
     for _ in range(20):
@@ -582,7 +587,7 @@ def _keep_copy(path: Path) -> Path:
             continue
         except OSError:  # no hard links here: copy, exclusively
             try:
-                fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SAVE_MODE)
             except FileExistsError:
                 continue
             with os.fdopen(fd, "wb") as fh:
@@ -600,6 +605,8 @@ def rewrite(path: Path, recs: list[dict[str, Any]]) -> Path:
     data = b"".join(_encode(r) for r in recs)
     tmp, fd = temp_beside(path)
     try:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, SAVE_MODE)
         _write_all(fd, data)
         os.fsync(fd)
         os.close(fd)
@@ -633,6 +640,7 @@ class Opened:
     fd: int
     backup: Path | None = None
     kept: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    readonly: bool = False  # opened for reading only (a read-only folder): never written
 
     @property
     def start(self) -> dict[str, Any]:
@@ -643,10 +651,21 @@ class Opened:
         recs = [(line, r) for line, r in self.scan.records if upto is None or line < upto]
         return contents([r for _, r in recs], [line for line, _ in recs])
 
-    def settle(self, cut: int | None = None, problem: Problem | None = None) -> Journal:
-        """Keep the records before line `cut` (and before any bad line), rewrite the save
-        crash-safely when anything was set aside or mended, and return the journal to
-        append to, still locked."""
+    def settle(self, cut: int | None = None, problem: Problem | None = None, skip: frozenset[int] = frozenset()) -> Journal | None:
+        """Keep the records before line `cut` (and before any bad line), but those of the lines
+        in `skip` (set aside alone), rewrite the save crash-safely when anything was set aside
+        or mended, and return the journal to append to, still locked. A save opened read-only
+        is never written: None (the game is played unsaved)."""
+        if skip:
+            self.scan.records = [(line, r) for line, r in self.scan.records if line not in skip]
+            self.scan.needs_rewrite = True
+        if self.readonly:
+            if problem is not None:
+                self.scan.problems.append(problem)
+            if cut is not None and (self.scan.stop is None or cut < self.scan.stop):
+                self.scan.stop = cut
+            self.kept = [(line, r) for line, r in self.scan.records if self.scan.stop is None or line < self.scan.stop]
+            return None
         for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
             with contextlib.suppress(OSError):  # left by a repair that was killed: we hold the lock
                 stale.unlink()
@@ -684,11 +703,11 @@ class Opened:
             os.close(self.fd)
 
 
-def open_resume(path: Path) -> Opened:
+def open_resume(path: Path, readonly: bool = False) -> Opened:
     """Lock the save at `path` (JournalError "already_open" when another companion has it)
-    and read it; nothing is written until `Opened.settle`."""
+    and read it; nothing is written until `Opened.settle` (never when `readonly`)."""
     try:
-        fd = _open_locked(path, os.O_RDWR | os.O_APPEND)
+        fd = _open_locked(path, os.O_RDONLY if readonly else os.O_RDWR | os.O_APPEND)
     except FileNotFoundError:
         raise JournalError("missing", path, 0, []) from None
     except IsADirectoryError:
@@ -696,7 +715,7 @@ def open_resume(path: Path) -> Opened:
     try:
         if os.fstat(fd).st_size > 256 << 20:
             raise JournalError("not_a_journal", path, 0, [], "too large")
-        return Opened(path, scan(data=_read_fd(fd), path=path), fd)
+        return Opened(path, scan(data=_read_fd(fd), path=path), fd, readonly=readonly)
     except BaseException:
         os.close(fd)
         raise

@@ -45,6 +45,7 @@ class Session:
         speaker: Any = None,
         journal: Any = None,
         log: Path | None = None,
+        log_private: bool = False,
         out: Callable[[str], None] = print,
         rule_reader: RuleReader | None = None,
         private_policy: str = "table",
@@ -52,7 +53,8 @@ class Session:
     ) -> None:
         self.core = SessionCore(game_name, ui, match, seats, lang=lang, verbosity=verbosity,
                                 rule_reader=rule_reader, private_policy=private_policy)
-        self.table = Table([s.name for s in seats], lang=lang, speaker=speaker, out=out, journal=journal, log=log)
+        self.table = Table([s.name for s in seats], lang=lang, speaker=speaker, out=out, journal=journal, log=log,
+                           log_private=log_private)
         for i, s in enumerate(seats):
             if s.speaker is not None:
                 self.table.attach(i, SpeakerChannel(s.speaker))

@@ -70,6 +70,9 @@ from .outputs import (
 KEEPS_PENDING = frozenset({"repeat", "help", "status", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder", "quieter"})
 # What is answered at once while a bot searches; any other line waits for the bot's move.
 WHILE_THINKING = KEEPS_PENDING | {"history", "rule", "french", "english"}
+# What is taken while the deal waits for every human's channel (the rest: « on attend … »).
+WHILE_WAITING = frozenset({"quit", "repeat", "where_saved", "terse", "normal", "verbose", "faster", "slower", "louder",
+                           "quieter", "french", "english"})
 # Shared words that answer a question (the rest act on the session: outcome "shared").
 ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
@@ -166,6 +169,11 @@ class SessionCore:
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # The token readers of this game (`companion.inputs.reader.play.ReaderPlay`), set by `--reader`.
         self.reader: Any = None
+        # Set by the runner when the companion holds secrets for several humans whose channels
+        # are still to come (--web, --join): the deal is said, and play begins, only once each
+        # human can hear their own hand (issue 25). `waiting`: the deal is held back now.
+        self.deal_waits = False
+        self.waiting = False
 
     # ------------------------------------------------------------------ entry points
     def start(self) -> list[Output]:
@@ -181,8 +189,16 @@ class SessionCore:
                 if seat.bot is not None:
                     seat.bot.observe([e for e in self.match.events() if e.visible_to(seat.bot.seat)])
             self.emit(self.ui.status(self.match, None))
+            if self.deal_waits and self._unheard() and not self.match.over:
+                self.waiting = True  # play goes on once each human can hear their own hand
+                self._tell_waiting()
+                return self._flush()
         else:
             self._out.append(Record(tuple(self.match.setup_events)))
+            if self.deal_waits and self._unheard():
+                self.waiting = True  # nothing dealt is said, nobody plays, until each can hear
+                self._tell_waiting()
+                return self._flush()
             self._narrate(self.match.setup_events)
         if self._shares_secrets():
             self.emit([say("core.private_advice", Priority.MESSAGE)], remember=False)
@@ -241,22 +257,47 @@ class SessionCore:
         state = self.match.state
         return any(self.match.game.hidden_holdings(state, s) for s in range(len(self.seats)))
 
+    def _unheard(self) -> list[int]:
+        """The humans who could not hear their own hand now."""
+        return [s for s in self.humans if not self.hears_privately(s)]
+
+    def _tell_waiting(self) -> None:
+        names = [Raw(self.seats[s].name) for s in self._unheard()]
+        self.tell("core.play_waits" if self.resumed else "core.deal_waits", None, Priority.IMPORTANT, names=names)
+
+    def _deal_now(self) -> None:
+        """Every human has a channel at last: the deal is said (each hand to its owner), and play begins."""
+        self.waiting = False
+        if self.resumed:  # dealt long ago: each hears what they hold now
+            for seat in self.humans:
+                self.emit(self.holdings(seat), private=True)
+        else:
+            self._narrate(self.match.setup_events)
+        self.advance()
+
     def emit(self, utts: list[Utterance], *, remember: bool = True, private: bool = False, advise: bool = False) -> None:
         """Say each utterance to the listener it is meant for.
 
         `private`: utterances addressed to a seat are that player's secrets (a private
         event's narration, an answer about their own holdings), routed by `hears_privately`.
         `advise`: withheld ones are replaced, once, by how to get a private channel (the
-        answer to « mon plateau »); withheld narration is simply not said."""
+        answer to « mon plateau », a refusal whose reason is a secret with no public stand-in);
+        withheld narration is simply not said."""
         by_listener: dict[int | None, list[tuple[Utterance, bool]]] = {}
         advised = False
+        # A refusal's reason or a help's example naming what only its player holds (`secret`)
+        # is said to them alone; where it cannot be, its public stand-in is said instead.
+        withheld = {u.to for u in utts if u.secret and u.to is not None and not self.hears_privately(u.to)}
+        stood_in = {u.to for u in utts if u.stand_in}
         for utt in utts:
             listener = utt.to
             if listener is not None and self.seats[listener].bot is not None:
                 continue  # bots read the state; nobody needs to hear their private lines
-            secret = private and listener is not None
+            if utt.stand_in and listener not in withheld:
+                continue
+            secret = (private or utt.secret) and listener is not None
             if secret and listener is not None and not self.hears_privately(listener):
-                if advise and not advised:  # a question of theirs: say why there is no answer
+                if advise and not advised and listener not in stood_in:  # a question of theirs: say why there is no answer
                     advised = True
                     self._say(say("core.private_needs_channel", Priority.TEXT, None, listener), False)
                 continue
@@ -365,7 +406,12 @@ class SessionCore:
                 self.claims.setdefault(ev.seat, []).append(ev.channel)
                 # The table hears that a phone or terminal took the seat, never what it hears.
                 self.tell(CLAIM_SOURCES[item.source], None, Priority.MESSAGE, player=Raw(self.seats[ev.seat].name))
-            if self.seats[ev.seat].bot is None:
+            if self.waiting:
+                if self._unheard():
+                    self._tell_waiting()
+                else:
+                    self._deal_now()
+            elif self.seats[ev.seat].bot is None:
                 # Its own channel at last: the player hears, privately, what they hold.
                 self.emit(self.holdings(ev.seat), private=True)
         elif isinstance(ev, SeatReleased) and self.channels.get(ev.seat, 0) > 0:
@@ -438,6 +484,10 @@ class SessionCore:
             if target is not None:
                 self._release(target, item)
                 return
+        if self.waiting and global_command(text) not in WHILE_WAITING:
+            self._out.append(InputTaken(item.source, seat, item.text, "refuse", None))
+            self._tell_waiting()
+            return
         self._taken = None
         at = len(self._out)
         self._take_line(text, seat, item.confidence)
@@ -535,7 +585,7 @@ class SessionCore:
             self.emit(intent.utterances, private=True, advise=True)
         elif isinstance(intent, Refuse):
             self._taking("refuse", intent.command)
-            self.emit(intent.utterances)
+            self.emit(intent.utterances, advise=True)  # a secret reason withheld: said why, as for an answer
 
     def _act(self, seat: int, action: Any, command: str | None = None) -> None:
         command = command or action_command(self.match.game, action)
@@ -543,7 +593,7 @@ class SessionCore:
             events = self.match.play(seat, action)
         except IllegalAction as exc:
             self._taking("refuse", command)
-            self.emit(self.refusal(exc, seat))
+            self.emit(self.refusal(exc, seat), advise=True)
             return
         self._taking("act", command)
         self._played(seat, action, events)

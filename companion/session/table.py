@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -90,6 +93,7 @@ class Table:
         out: Callable[[str], None] = print,
         journal: Any = None,
         log: Path | None = None,
+        log_private: bool = False,
     ) -> None:
         self.names = names
         self.lang = lang
@@ -99,12 +103,13 @@ class Table:
         # Lets go of the page or terminal holding a seat (the seat book's `release`), or None.
         self.on_release: Callable[[int], Any] | None = None
         self.log_path = log
+        self.log_private = log_private  # --log-private: the secrets too (docs/private-channels.md)
         self.verbosity = Verbosity.NORMAL
         self.channels: dict[int, list[Any]] = {}
         self._log_fh: Any = None
         if log is not None:
             try:
-                self._log_fh = log.open("a", encoding="utf-8")
+                self._log_fh = open_private(log)
             except OSError as exc:
                 self._log_failed(exc)
 
@@ -151,9 +156,9 @@ class Table:
                 if self.journal is not None:
                     self.journal.end(list(o.scores), list(o.winners))
             elif isinstance(o, Record):
-                self._log([ev.to_json() for ev in o.events])
+                self._log([self._logged_event(ev) for ev in o.events])
             elif isinstance(o, InputTaken):
-                self._log([o.to_json()])
+                self._log([self._logged_input(o)])
             elif isinstance(o, Tune):
                 self._tune(o)
             elif isinstance(o, Attach):
@@ -176,7 +181,7 @@ class Table:
         text = self.render(o)
         utt = o.utterance
         if o.listener is None:
-            self.out(text)
+            self._print(text)
             if self.speaker is not None:
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
             for chans in self.channels.values():
@@ -190,13 +195,23 @@ class Table:
             # RULES KIA-10: a private holding is said only to its owner, on their channel;
             # the shared screen shows only that something was said to them.
             note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
-            self.out(f"[{name}] {note}")
+            self._print(f"[{name}] {note}")
             for ch in chans:
                 ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
-            self.out(f"[{name}] {text}")
+            self._print(f"[{name}] {text}")
             if self.speaker is not None:
                 self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+
+    def _print(self, text: str) -> None:
+        """Print a line; a standard output closed under us (a pipe whose reader left, a
+        terminal gone) stops the printing, never the game: the speaker goes on saying it."""
+        try:
+            self.out(text)
+        except (BrokenPipeError, ValueError, OSError):
+            self.out = _nowhere
+            if sys.stdout is not None:
+                release_stdout()
 
     def interrupt(self, listener: int | None) -> None:
         if listener is None:
@@ -228,6 +243,22 @@ class Table:
                 for utt in spk.notices():
                     self.say(Say(None, utt, False, self.lang, verbosity))
 
+    def _logged_event(self, ev: Any) -> dict[str, Any]:
+        """A private event (a token drawn, a hand dealt) is logged as only « something private
+        happened to this seat » (even its type would tell a KIPIRAT from a white token), unless
+        --log-private asks for the secrets too."""
+        if ev.to is None or self.log_private:
+            return dict(ev.to_json())
+        return {"type": "private", "to": list(ev.to)}
+
+    def _logged_input(self, o: InputTaken) -> dict[str, Any]:
+        """A line from a seat's own page or terminal is that player's: its words and what it
+        asked are left out (the table saw and heard only that something was said privately)."""
+        entry = o.to_json()
+        if o.source in PRIVATE_SOURCES and not self.log_private:
+            entry.update(text=None, command=None, private=True)
+        return entry
+
     def _log(self, entries: list[dict[str, Any]]) -> None:
         if self._log_fh is None:
             return
@@ -257,3 +288,32 @@ class Table:
 
 
 RATE_STEP = 25
+
+
+def _nowhere(text: str) -> None:
+    """Where lines go once standard output is closed."""
+
+
+def release_stdout() -> None:
+    """Point a closed standard output at /dev/null, so that nothing printed later (nor the
+    flush at exit) fails on it."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+# Where a line comes from its player's own channel: the seat's page, a second terminal.
+PRIVATE_SOURCES = frozenset({"web", "terminal"})
+
+
+def open_private(path: Path) -> Any:
+    """The log opened to append, readable and writable by its owner only (0600): even with
+    its secrets left out it tells who played what and when. An older log is tightened too."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) != 0o600:
+            os.fchmod(fd, 0o600)  # a file only, never a device (« --log /dev/stdout »)
+        return os.fdopen(fd, "a", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -149,10 +149,14 @@ def test_refusals_say_why_and_what_is_possible(game):
     ui, m = game
     with pytest.raises(IllegalAction) as exc:
         m.play(0, AskAction(2, T("kimouss-sleep")))
-    text = render(ui.refusal(exc.value, m, 0))
-    assert text[0] == "Tu n'as aucun Kimouss sur ta ligne : tu ne peux pas encore le demander."
-    assert text[1] == "Tu peux demander : Kigliss et Kiboss."
-    assert all(u.to == 0 for u in ui.refusal(exc.value, m, 0))
+    utts = ui.refusal(exc.value, m, 0)
+    text = render(utts)
+    # the table hears only the public stand-in; the reason and the row are Anne's alone (issue 25)
+    assert text[0] == "Tu ne peux pas demander celui-là." and utts[0].stand_in and not utts[0].secret
+    assert text[1] == "Tu n'as aucun Kimouss sur ta ligne : tu ne peux pas encore le demander."
+    assert text[2] == "Tu peux demander : Kigliss et Kiboss."
+    assert all(u.secret for u in utts[1:])
+    assert all(u.to == 0 for u in utts)
 
 
 ALL_CODES = {

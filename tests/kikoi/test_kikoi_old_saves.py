@@ -54,12 +54,18 @@ def test_a_schema_1_save_without_the_red_tokens_move_resumes_where_it_was(tmp_pa
 
 def test_a_save_of_this_schema_must_say_it_put_the_red_tokens_in(tmp_path):
     """Without the implied move (a save of schema 2 that lacks it), the move after the deal is
-    not one of this game: the rest is set aside and said, never silently replayed."""
+    not one of this game, and the moves after it do not replay without it: the save is refused
+    with its reason and left as it is (issue 25), never silently replayed nor cut."""
+    import pytest
+
+    from companion.cli.runner import UserError
+
     start, actions = _records()
     reds = next(i for i, r in enumerate(actions) if r["action"] == {"reds": "in"})
     bad = tmp_path / "bad.jsonl"
     _save(bad, start, actions[:reds] + actions[reds + 1:reds + 6], schema=kikoi.ACTION_SCHEMA)
-    journal, pieces, notes = open_saved_game(bad, "fr")
-    journal.close()
-    assert len(pieces[-1].actions) == reds
-    assert notes and "unknown_move" in notes[0][0]
+    before = bad.read_bytes()
+    with pytest.raises(UserError) as exc:
+        open_saved_game(bad, "fr")
+    assert exc.value.msg.id == "core.error.journal_unreplayable" and exc.value.msg.params["line"] == reds + 2
+    assert bad.read_bytes() == before

@@ -178,5 +178,8 @@ def test_specs_and_pairs_file(tmp_path, monkeypatch):
     assert json.loads(path.read_text()) == {"04AA": "kikoi:kiboss-eat"}
     assert [p.name for p in path.parent.iterdir()] == ["reader-tokens.json"]  # no temporary left
     path.write_text("{broken")
-    assert load_pairs() == {}
+    from companion.inputs.reader.pairs import PairsError
+
+    with pytest.raises(PairsError):  # never read as « no pairs » (then overwritten): issue 25
+        load_pairs()
     assert os.environ["COMPANION_READER_PAIRS"] == str(path)

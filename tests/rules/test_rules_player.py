@@ -296,17 +296,14 @@ def test_game_uis_name_real_chapters() -> None:
 
     checked = []
     for game in GAMES:
-        try:
-            importlib.import_module(f"companion.games.{game}").UI  # noqa: B018
-        except (ImportError, AttributeError):
-            continue  # that game's package is not there yet
+        # every game's package is there: an import error fails here, never skips (issue 25)
+        importlib.import_module(f"companion.games.{game}").UI  # noqa: B018
         for steps in (0, 12):
             match, ui = bot_game(find(game), seed=3, max_steps=steps)
             chapter = ui.rule_chapter(match)
             assert chapter is None or chapter in CHAPTERS, (game, steps, chapter)
         checked.append(game)
-    if not checked:
-        pytest.skip("no game UI has landed yet")
+    assert checked == list(GAMES)
 
 
 def test_a_chapter_heard_to_its_end_offers_the_next(store_path: Path) -> None:

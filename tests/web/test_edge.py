@@ -37,7 +37,7 @@ def attack(port: int) -> int:
 
 
 def test_hostile_requests_print_nothing_at_the_table(tmp_path: Path) -> None:
-    game = Play(["kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "4", "--web", "--port", "0",
+    game = Play(["kissa", "--players", "Anne,Bruno", "--seed", "4", "--web", "--port", "0",  # kissa: no deal waits for pages
                  "--journal", str(tmp_path / "game.jsonl")], play_env(tmp_path))
     try:
         game.wait_for("Pages des joueurs")
@@ -48,7 +48,7 @@ def test_hostile_requests_print_nothing_at_the_table(tmp_path: Path) -> None:
         assert game.proc.stdin is not None
         game.proc.stdin.write("état\n")
         game.proc.stdin.flush()
-        game.term.wait_for(lambda ls: any("Sac : 16" in ln for ln in ls[before:]))  # the status line
+        game.term.wait_for(lambda ls: any("Reste 100 jetons" in ln for ln in ls[before:]))  # the status line
         printed = game.term.lines[before:]
     finally:
         out, err = game.quit()

@@ -190,6 +190,8 @@ def test_companion_play_web_end_to_end(tmp_path: Path) -> None:
         anne, device = urls["Anne"], phone()
         with device.open(anne, timeout=5) as resp:
             assert resp.status == 200
+        with urllib.request.urlopen(urls["Bruno"], timeout=5) as resp:  # the deal waits for both (issue 25)
+            assert resp.status == 200
         # the terminal server runs beside the pages (its own socket in the runtime folder)
         assert list((tmp_path / "companion").glob("join-*.sock"))
         body = urllib.parse.urlencode({"line": "mon plateau"}).encode()
@@ -263,10 +265,10 @@ def test_a_runtime_folder_another_user_made_first(tmp_path: Path, as_root: None)
                            stdin=subprocess.DEVNULL, env=env)
     assert alone.returncode == 2 and "Aucune partie en cours" in alone.stderr and "Traceback" not in alone.stderr
     # the game listens in the user's own cache folder instead; a terminal finds it there
-    game = Play(["kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "4", "--join",
+    game = Play(["kissa", "--players", "Anne,Bruno", "--seed", "4", "--join",  # kissa: no deal waits for pages
                  "--journal", str(tmp_path / "game.jsonl")], env)
     try:
-        game.wait_for("Anne, que demandes-tu")
+        game.wait_for("À toi, Anne.")
         [sock] = (cache / "companion" / "run").glob("join-*.sock")
         anne = subprocess.run([*JOIN, "--seat", "Anne"], input="", capture_output=True, text=True,
                               timeout=30, env=env)
@@ -287,10 +289,10 @@ def test_no_private_folder_at_all_is_one_sentence(tmp_path: Path, as_root: None)
     assert alone.returncode == 2 and "appartient à un autre utilisateur" in alone.stderr
     assert "Traceback" not in alone.stderr and len(alone.stderr.strip().splitlines()) == 1
     # the game says it in one sentence and is played all the same (its pages still work)
-    game = Play(["kikoi", "--players", "Anne,Bruno", "--bots", "1", "--seed", "4", "--web", "--port", "0",
+    game = Play(["kissa", "--players", "Anne,Bruno", "--seed", "4", "--web", "--port", "0",  # kissa: no deal waits for pages
                  "--journal", str(tmp_path / "game.jsonl")], env)
     try:
-        game.wait_for("Anne, que demandes-tu")
+        game.wait_for("À toi, Anne.")
     finally:
         out, err = game.quit()
     assert game.proc.returncode == 0 and "Traceback" not in out + err, err

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import IllegalAction, Match, fold
-from companion.games.base import Act, Answer, GameUI, Intent, Refuse, named
+from companion.games.base import Act, Answer, GameUI, Intent, Refuse, Seq, named
 from companion.language import groups, number_at
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, say, secret
 
 from . import narration
 from .finder import all_plays, best_play, constraints_key, open_ends
@@ -89,6 +89,8 @@ WORDS = _Words()
 # refusals of a told draw (physical table), each followed by what to tell now
 TOLD_CODES = frozenset({"not_in_bag", "told_on_board", "too_many_told", "no_such_tile", "nothing_told", "draw_first",
                         "nothing_to_draw", "told_twice"})
+# Refusals of a play that tell nothing of the hand: the table may hear them.
+PUBLIC_REFUSALS = frozenset({"bag_too_small", "bag_empty", "nothing_to_exchange", "game_over", "not_your_turn"})
 # the words that build or make a move: refused while drawn tiles are still to be told
 BUILDING = frozenset({"take", "here", "turn", "remove", "play", "exchange", "pass"})
 _IDENTITY = re.compile(r"^[0-5]{2}[rwb]$")
@@ -122,6 +124,17 @@ def _number(word: str) -> int | None:
 def _answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
     """An answer for `seat` alone: what it says comes from their hand or their draft."""
     return say(msg_id, priority=Priority.TEXT, to=seat, **params)
+
+
+def _keep_secret(intent: Intent | None, seat: int) -> None:
+    """A play is built from the hand: whether a tile fits, turns or is placed, and what the
+    draft holds, tells what the tiles are. Every refusal said to `seat` while building or
+    reading it is theirs alone (the table hears why it cannot be said, as for an answer)."""
+    if isinstance(intent, Refuse):
+        intent.utterances = [secret(u) if u.to == seat else u for u in intent.utterances]
+    elif isinstance(intent, Seq):
+        for item in intent.items:
+            _keep_secret(item, seat)
 
 
 def _public(msg_id: str, seat: int | None, **params: Any) -> Utterance:
@@ -175,6 +188,12 @@ class KalikoUI(GameUI):
 
     # --- parsing --------------------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
+        intent = self._parse(text, match, seat)
+        if match.state.phase == PLAY:
+            _keep_secret(intent, seat)
+        return intent
+
+    def _parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
         raw = text.strip()
         if match.state.phase != PLAY and match.current == seat:
             told = self._told_line(raw, match, seat)
@@ -788,6 +807,8 @@ class KalikoUI(GameUI):
         out = [Utterance((msg,), Priority.IMPORTANT, "error", seat)]
         if exc.code in ("no_scoring_path", "no_main_path", "colour_mismatch"):
             out.append(_answer("kaliko.refused_hint", seat))
+        if exc.code not in PUBLIC_REFUSALS:  # why a play of hers fails tells what her tiles are
+            out = [secret(u) for u in out]
         return out
 
     def narrate(self, event: Any, match: Match[Any, Any]) -> list[Utterance]:

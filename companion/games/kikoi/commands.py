@@ -17,7 +17,7 @@ from companion import language as tables
 from companion.core import Event, IllegalAction, Match, fold
 from companion.games.base import Act, Answer, Ask, GameUI, Intent, Refuse
 from companion.language import find_players, strip_players, yes_no
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, say, secret, stand_in
 
 from . import narration
 from .notation import Found, find_tokens, scan
@@ -42,6 +42,9 @@ from .rules import (
     Ask as AskAction,
 )
 from .tokens import KIKOI, KIPIRAT, MOMENTS, RED, token_from_id, token_id, white
+
+# Refusals whose reason names what the asker holds (a token on their board, their row's KIKOI).
+SECRET_REASONS = ("already_have", "kikoi_not_on_board")
 
 # The words are data: `companion/language/<lang>/kikoi.json` ("words"), every language at once;
 # "tout le monde" / "everyone" comes from the shared table.
@@ -307,10 +310,13 @@ class KikoiUI(GameUI):
             first = legal[0]
             phase = state.phase
             if phase == ASK and isinstance(first, AskAction) and first.target is not None:
-                out.append(say("kikoi.help.ask", Priority.TEXT, to=seat, target=Raw(match.players[first.target]),
-                               token=narration.tok(first.token)))
+                # the example is a token the player may ask for: it names their row (KIA-10)
+                out.append(stand_in(say("kikoi.help.ask_public", Priority.TEXT, to=seat)))
+                out.append(secret(say("kikoi.help.ask", Priority.TEXT, to=seat, target=Raw(match.players[first.target]),
+                                      token=narration.tok(first.token))))
             elif phase == KIKONK_ASK and isinstance(first, AskAction):
-                out.append(say("kikoi.help.kikonk", Priority.TEXT, to=seat, token=narration.tok(first.token)))
+                out.append(stand_in(say("kikoi.help.kikonk_public", Priority.TEXT, to=seat)))
+                out.append(secret(say("kikoi.help.kikonk", Priority.TEXT, to=seat, token=narration.tok(first.token))))
             elif isinstance(first, DrawBlind):
                 out.append(say("kikoi.help.draw_blind", Priority.TEXT, to=seat))
             elif isinstance(first, Pass):
@@ -390,14 +396,18 @@ class KikoiUI(GameUI):
                 params[key] = narration.kikoi(value)
             elif key == "phase":
                 params[key] = Msg(f"kikoi.phase.{value}")
-        out = [Utterance((Msg(f"kikoi.refused.{exc.code}", **params),), Priority.IMPORTANT, "error", seat)]
+        reason = Utterance((Msg(f"kikoi.refused.{exc.code}", **params),), Priority.IMPORTANT, "error", seat)
+        # RULES KIA-10: a token on the asker's board, or the KIKOI of their row, is theirs alone:
+        # the table hears only that the request is refused; the reason goes to their own channel.
+        out = [stand_in(say("kikoi.refused.cannot_ask", Priority.IMPORTANT, "error", seat)), secret(reason)] \
+            if exc.code in SECRET_REASONS else [reason]
         state = match.state
         if exc.code in ("kikoi_not_on_board", "already_have", "ask_yourself", "not_legal", "no_kikonk",
                         "kikonk_asks_everyone") and not match.over and match.current == seat:
             kikois = sorted({token_from_id(token_id(t)) // 5 for t in self.game.request_tokens(state, seat)})
-            if kikois:
-                out.append(say("kikoi.hint.can_ask", Priority.TEXT, None, seat,
-                               kikois=[narration.kikoi(KIKOI[k]) for k in kikois]))
+            if kikois:  # the KIKOI of the asker's row: theirs alone
+                out.append(secret(say("kikoi.hint.can_ask", Priority.TEXT, None, seat,
+                                      kikois=[narration.kikoi(KIKOI[k]) for k in kikois])))
         return out
 
     def undoable(self, match: Match[Any, Any]) -> bool:

@@ -19,15 +19,29 @@ def pairs_path() -> Path:
     return Path(user_data_dir("companion")) / "reader-tokens.json"
 
 
+class PairsError(Exception):
+    """The pairs file exists but is not one (damaged, hand-edited, nested too deep, unreadable):
+    said in one sentence (`msg_id`, param path), never used, never overwritten (issue 25)."""
+
+    msg_id = "core.reader.pairs_damaged"
+
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__(f"{path}: {detail}")
+        self.path = path
+
+
 def load_pairs(path: Path | None = None) -> dict[str, str]:
+    """The pairs saved; {} when there are none yet; PairsError when the file is not a pairs file."""
     path = path or pairs_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k).lower(): str(v) for k, v in data.items() if isinstance(v, str)}
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: « [[[[… » nested deep
+        raise PairsError(path, type(exc).__name__) from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise PairsError(path, "not an object of strings")
+    return {k.lower(): v for k, v in data.items()}
 
 
 def save_pairs(pairs: dict[str, str], path: Path | None = None) -> Path:

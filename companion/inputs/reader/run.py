@@ -35,13 +35,23 @@ def parse_specs(specs: list[str], names: list[str]) -> list[tuple[str, int | Non
     return out
 
 
-def start_readers(specs: list[str], core: Any, inbox: Any, names: list[str]) -> list[Any]:
-    """Starts the readers and gives the core its `ReaderPlay`; the readers, to close at the end."""
+def start_readers(specs: list[str], core: Any, inbox: Any, names: list[str], say: Any = None) -> list[Any]:
+    """Starts the readers and gives the core its `ReaderPlay`; the readers, to close at the end.
+    A damaged pairs file is said through `say(utterance)` and left alone: tokens with their
+    name written on them are still read."""
     from companion.inputs.reader.device import TokenReader
+    from companion.narration import Priority, Raw
+    from companion.narration import say as message
 
-    from .pairs import load_pairs
+    from .pairs import PairsError, load_pairs
     from .play import ReaderPlay
 
     bound = parse_specs(specs, names)
-    core.reader = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], load_pairs())
+    try:
+        pairs = load_pairs()
+    except PairsError as exc:
+        pairs = {}
+        if say is not None:
+            say(message(exc.msg_id, Priority.IMPORTANT, "error", None, path=Raw(str(exc.path))))
+    core.reader = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], pairs)
     return [TokenReader.to_inbox(port, inbox, source_of(port)).start() for port, _seat in bound]

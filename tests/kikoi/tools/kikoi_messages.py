@@ -342,6 +342,18 @@ m("kikoi.option.kipirat_window", "Help of the game option kipirat_window.",
   "personne ne sache qui l'a), ou seulement celui qui l'a (un seul humain avec des robots).",
   "Who is asked about the Kipirat when a token passes: everyone (several people, so nobody "
   "learns who holds it), or only its holder (one human with bots).")
+# issue 25: what the table hears when a refusal's reason or a help's example would name a secret
+m("kikoi.refused.cannot_ask", "Refusal said in place of a reason that names what the asker holds (RULES KIA-10): "
+  "the reason goes to their own channel, the table hears only this.",
+  "Tu ne peux pas demander celui-là.", "You cannot ask for that one.")
+m("kikoi.help.ask_public", "Help on one's turn said in place of kikoi.help.ask when its example (a token the player may "
+  "ask for, which names their row) cannot be said to them alone.",
+  "Demande un jeton à un joueur : son nom, puis le KIKOI et son moment. Tu ne peux demander qu'un KIKOI déjà sur ta ligne.",
+  "Ask a player for a token: their name, then the KIKOI and its moment. You may ask only for a KIKOI already on your row.")
+m("kikoi.help.kikonk_public", "Help after drawing the KIKONK, said in place of kikoi.help.kikonk when its example "
+  "cannot be said to the player alone.",
+  "Kikonk : demande un jeton à tout le monde ; dis juste le KIKOI et son moment.",
+  "Kikonk: ask everyone for a token; just say the KIKOI and its moment.")
 
 
 catalogs = T.catalogs  # () -> {lang: the bytes this table writes}
