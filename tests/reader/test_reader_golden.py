@@ -114,7 +114,7 @@ class GoldenTable:
         self.lines: list[str] = []
         loop = self.session.loop
         loop.on_outputs = lambda batch: self.lines.extend(output_line(o, NAMES[:N]) for o in batch)
-        self.session.core.reader = ReaderPlay.bound([(SOURCE, None)])
+        self.session.core.extend(ReaderPlay.bound([(SOURCE, None)]))
         self.session.claim(0, Channel())
         feed = loop.feed
 

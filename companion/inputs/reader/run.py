@@ -4,9 +4,14 @@ reader adapter keeps trying, and the core says when a reader arrives, leaves or 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core import fold
+
+if TYPE_CHECKING:
+    from companion.session.core import SessionCore
+    from companion.session.extension import Extension
+    from companion.session.inbox import Inbox
 
 
 class ReaderSpecError(ValueError):
@@ -35,13 +40,14 @@ def parse_specs(specs: list[str], names: list[str]) -> list[tuple[str, int | Non
     return out
 
 
-def start_readers(specs: list[str], core: Any, inbox: Any, names: list[str]) -> list[Any]:
-    """Starts the readers and gives the core its `ReaderPlay`; the readers, to close at the end."""
+def start_readers(specs: list[str], core: SessionCore, inbox: Inbox, names: list[str]) -> list[Any]:
+    """Starts the readers and extends the core with their `ReaderPlay`; the readers, to close at the end."""
     from companion.inputs.reader.device import TokenReader
 
     from .pairs import load_pairs
     from .play import ReaderPlay
 
     bound = parse_specs(specs, names)
-    core.reader = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], load_pairs())
+    extension: Extension = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], load_pairs())
+    core.extend(extension)
     return [TokenReader.to_inbox(port, inbox, source_of(port)).start() for port, _seat in bound]
