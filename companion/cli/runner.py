@@ -52,12 +52,9 @@ def table_options(entry: GameEntry, options: dict[str, Any], humans: int, lang: 
     """The options this table plays with, decided by the game before its rules are made (so the
     save keeps them and a resume replays the same): one human among KIKOI bots is asked
     « kipirat ? » only when they hold it; a physical Good Fortune game needs the box's deck.
-    A game without such a hook plays with the options as given."""
-    hook = getattr(entry.module(), "table_options", None)
-    if hook is None:
-        return options
+    A game that decides nothing plays with the options as given (`GameSpec.table_options`)."""
     try:
-        return dict(hook(options, humans))
+        return dict(entry.spec().table_options(options, humans))
     except ValueError as exc:
         msg = getattr(exc, "msg", None)
         if isinstance(msg, Msg):
@@ -68,8 +65,7 @@ def table_options(entry: GameEntry, options: dict[str, Any], humans: int, lang: 
 def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any, Any, dict[str, Any]]:
     from companion.session.transcript import load
 
-    pkg = entry.module()
-    declared = getattr(pkg.Rules, "options", {})
+    declared = entry.spec().rules.options
     known = ", ".join(sorted(declared)) or "-"
     # Said in the player's language: an unknown name, or a value the option cannot take.
     unknown = sorted(set(options) - set(declared))
@@ -382,7 +378,7 @@ def _warn_io(session: Any) -> Any:
 
 
 def _schema(entry: GameEntry) -> int:
-    return int(getattr(entry.module(), "ACTION_SCHEMA", 1))
+    return entry.spec().schema
 
 
 def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) -> None:
@@ -404,8 +400,8 @@ def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) ->
 def _implied(entry: GameEntry, schema: int) -> Any:
     """`match -> [(seat, action)]`: the moves a save of an older action schema did not record
     (the game's `implied_actions`); none when the save is of this schema."""
-    hook = getattr(entry.module(), "implied_actions", None)
-    if hook is None or schema >= _schema(entry):
+    hook = entry.spec().implied_actions
+    if schema >= _schema(entry):
         return lambda match: []
     return lambda match: list(hook(match, schema))
 

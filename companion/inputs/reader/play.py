@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import find, fold
-from companion.games.base import Tokens
+from companion.games.base import GameUI, Tokens
 from companion.narration import Msg, Priority, Raw, Utterance, say
 from companion.session.extension import Seam
 from companion.session.inbox import Device
@@ -259,7 +259,7 @@ def _name(tokens: Tokens, tid: str) -> Msg | Raw:
 def token_name(game: str, tid: str) -> Msg | Raw:
     """A token's spoken name (« le Kigliss qui dort »): the game's `GameUI.tokens`, else its id."""
     try:
-        ui = find(game).module().UI
+        ui = find(game).spec().ui()
     except (LookupError, ImportError):
         return Raw(tid)
-    return _name(ui.tokens, tid)
+    return _name(ui.tokens if issubclass(ui, GameUI) else Tokens(), tid)
