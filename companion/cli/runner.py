@@ -143,10 +143,9 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
     import threading
 
     from companion.inputs.keyboard import pump
-    from companion.session import TableLoop
-    from companion.session.inbox import Inbox
 
-    inbox = Inbox()
+    loop = session.loop  # the one loop of this table: the session's, with its bots' worker
+    inbox = loop.inbox
     book = hub = join = None
     braille_seats = getattr(args, "braille_seats", None) if args is not None else None
     if args is not None and (getattr(args, "web", False) or getattr(args, "join", False) or braille_seats):
@@ -174,7 +173,6 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         displays = start_seats(braille_seats, book, session.core, inbox, langs,
                                lambda msg_id, **p: session.tell(msg_id, None, Priority.IMPORTANT, **p))
     listeners = _listen(args, session, inbox)
-    loop = TableLoop(session.core, session.table, inbox, worker=True)
     ports: list[Any] = []
     readers = getattr(args, "reader", None) if args is not None else None
     if readers:  # --reader PORT[=SEAT]: each reader posts to the inbox from its own thread (#14)
@@ -278,11 +276,10 @@ def play(args: argparse.Namespace) -> int:
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
-    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang, worker=True)
     if table is not None:
         session.emit(table.describe(), remember=False)
     if journal is not None:
-        journal.say_problem = _warn_io(session)
         session.core.save_path = str(journal.path)
         if not bots_only:
             # Printed once (a screen reader or braille display can review it), never spoken:
@@ -311,7 +308,10 @@ def _braille_specs(args: argparse.Namespace, names: list[str], humans: list[int]
 
 
 def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
-                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str) -> Any:
+                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str,
+                 worker: bool = False) -> Any:
+    """The session of `companion play` and `resume` (`worker=True`): its loop is the table's
+    one loop, bots searching in its worker; the demo's bots choose inline (`worker=False`)."""
     from companion.audiorules.ingame import chapter_utterances
     from companion.session import Session
 
@@ -319,7 +319,8 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
     seats = _seats(names, kinds, bots, game, seed, private)
     # Private lines are never said aloud to a table of several players without channels.
     session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
-                      journal=journal, log=args.log, rule_reader=chapter_utterances, private_policy="withhold")
+                      journal=journal, log=args.log, rule_reader=chapter_utterances, private_policy="withhold",
+                      worker=worker)
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
     return session
@@ -328,12 +329,16 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
 # --------------------------------------------------------------------------- the save (journal)
 class GuardedJournal:
     """The session's journal: a failed write (disk full, I/O error, read-only folder) is said
-    and printed once, saving stops, and the game goes on (the save keeps a consistent prefix)."""
+    and printed once, saving stops, and the game goes on (the save keeps a consistent prefix).
 
-    def __init__(self, journal: Any, say_problem: Any = None) -> None:
+    The failure is kept as two sentences that the table says after the batch it was
+    delivering (`notices`, read by `Table.notices`): the table never calls back into the core
+    in the middle of carrying out its outputs (issue #23)."""
+
+    def __init__(self, journal: Any) -> None:
         self.inner = journal
-        self.say_problem = say_problem  # (msg_id, path) -> None; set once the session exists
         self.failed: Any = None
+        self._unsaid: list[Utterance] = []
 
     @property
     def path(self) -> Path:
@@ -347,8 +352,12 @@ class GuardedJournal:
         except JournalWriteError as exc:
             if self.failed is None:
                 self.failed = exc
-                if self.say_problem is not None:
-                    self.say_problem(exc.msg_id, str(exc.path))
+                self._unsaid = problem_sentences(exc.msg_id, str(exc.path))
+
+    def notices(self) -> list[Utterance]:
+        """What went wrong since last asked (said once)."""
+        out, self._unsaid = self._unsaid, []
+        return out
 
     def action(self, seat: int, action: Any) -> None:
         self._guard("action", seat, action)
@@ -369,10 +378,15 @@ class GuardedJournal:
         self.inner.close()
 
 
+def problem_sentences(msg_id: str, path: str) -> list[Utterance]:
+    """A save that cannot be written: what happened, and that saving has stopped."""
+    return [say(msg_id, Priority.IMPORTANT, path=Raw(path)), say("core.journal_saving_stopped", Priority.IMPORTANT)]
+
+
 def _warn_io(session: Any) -> Any:
+    """Says a save's problem found before the game starts (the loop is not running yet)."""
     def say_problem(msg_id: str, path: str) -> None:
-        session.tell(msg_id, None, priority=Priority.IMPORTANT, path=Raw(path))
-        session.tell("core.journal_saving_stopped", None, priority=Priority.IMPORTANT)
+        session.emit(problem_sentences(msg_id, path))
 
     return say_problem
 
@@ -517,14 +531,14 @@ def resume(args: argparse.Namespace) -> int:
         journal.close()
         raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
-                           None, args, lang)
+                           None, args, lang, worker=True)
     implied = _implied(entry, int(start.get("schema", 1)))
     for rec in c.actions:  # checked move by move when the save was opened
         _replay_one(session.match, int(rec["seat"]), jr.decode_action(game, rec["action"]), implied)
     session.core.apply_settings(c.settings)  # « bref » said before the save was closed
     if args.verbosity:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
-    guarded = GuardedJournal(journal, _warn_io(session))
+    guarded = GuardedJournal(journal)
     session.journal = guarded
     session.core.save_path = str(guarded.path)
     session.resumed = True
