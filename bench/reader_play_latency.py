@@ -67,7 +67,7 @@ def game_at_a_draw() -> tuple[SessionCore, str]:
     match.play(1, game.action_from_json({"reply": "refuse"}))
     assert match.state.phase == "draw" and match.current == 0
     core = SessionCore("kikoi", pkg.UI(game), match, [Seat(n) for n in match.players], private_policy="withhold")
-    core.reader = ReaderPlay.bound([(SOURCE, None)])
+    core.extend(ReaderPlay.bound([(SOURCE, None)]))
     return core, "kikoi:kigliss-sleep"  # a bad draw: the table hears only « mauvaise pioche »
 
 

@@ -273,9 +273,8 @@ def test_a_full_disk_is_said_and_the_game_goes_on(tmp_path, monkeypatch):
     match = Match(nim, ["A", "B"], 1)
     journal = GuardedJournal(jr.Journal.append_to(p))
     session = Session("nim", NimUI(nim), match, [Seat("A"), Seat("B")], lang="en", journal=journal, out=out.append)
-    from companion.cli.runner import _warn_io
-
-    journal.say_problem = _warn_io(session)
+    said = []
+    session.loop.on_outputs = said.append  # every batch the core gave
     session.start()
     session.handle("take 1")
     real = jr._write_all
@@ -289,6 +288,8 @@ def test_a_full_disk_is_said_and_the_game_goes_on(tmp_path, monkeypatch):
     monkeypatch.setattr(jr, "_write_all", real)
     text = "\n".join(out)
     assert "The disk is full" in text and text.count("Saving has stopped") == 1
+    # said by the table after the batch it was delivering, never through the core (issue #23)
+    assert not any("io_full" in repr(o) or "saving_stopped" in repr(o) for batch in said for o in batch)
     assert match.state.pile == 3  # the game went on
     assert [a["action"] for a in jr.read(p).actions] == [{"take": 1}]  # a consistent prefix
     journal.close()

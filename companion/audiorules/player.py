@@ -14,13 +14,13 @@ Input, output and the speaker are injectable (tests drive the player without a t
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.core.text import fold
 from companion.narration import Msg, Priority, catalog
 
@@ -51,8 +51,7 @@ _NUMBER_WORDS = {
 
 
 def config_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "companion"
+    return paths.config_dir()
 
 
 def of_title(lang: str, title: str) -> str:

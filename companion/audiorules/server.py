@@ -11,7 +11,7 @@ that cannot be satisfied, huge numbers included, is 416) and changes nothing on 
 Robustness (issue #16): a connection that sends no complete request head within
 `header_timeout` seconds, or stays idle that long between requests, is closed (30 s by
 default); the listening socket has a real backlog; files are read by a bounded pool of workers.
-Issue #25: connections are limited per client and overall (`companion.inputs.web.edge.Gate`),
+Issue #25: connections are limited per client and overall (`companion.net.edge.Gate`),
 and a malformed or hostile request never prints: aiohttp's reports and the loop's own go to
 one rate-limited line each in the edge's log file (`--verbose` still prints the access log).
 
@@ -34,7 +34,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from companion.inputs.web.edge import Gate, gate_middleware, listen, quiet_logs
+from companion.net.edge import Gate, gate_middleware, listen, quiet_logs
 
 from . import DEFAULT_PORT
 from .site import SiteFile, content_type, site_files

@@ -70,7 +70,7 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
         entry = find(args.game)
     except UnknownGame:
         raise PhrasesError("core.phrases.unknown_game", game=args.game) from None
-    pkg = entry.module()
+    spec = entry.spec()
     actions: list[dict[str, Any]] = []
     if args.journal is not None:
         try:
@@ -93,12 +93,12 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
         names = [n.strip() for n in args.players.split(",")] if args.players else list(DEFAULT_PLAYERS[: entry.min_players])
         seed = args.seed
     try:
-        game = pkg.Rules(**options)
+        game = spec.rules(**options)
     except ValueError as exc:
         raise PhrasesError("core.phrases.bad_option", detail=str(exc)) from None
     match = Match(game, names, seed)
     match.replay(actions)
-    return pkg.UI(game), match
+    return spec.ui()(game), match
 
 
 def seat_of(match: Any, name: str | None) -> int:

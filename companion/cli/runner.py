@@ -53,12 +53,9 @@ def table_options(entry: GameEntry, options: dict[str, Any], humans: int, lang: 
     """The options this table plays with, decided by the game before its rules are made (so the
     save keeps them and a resume replays the same): one human among KIKOI bots is asked
     « kipirat ? » only when they hold it; a physical Good Fortune game needs the box's deck.
-    A game without such a hook plays with the options as given."""
-    hook = getattr(entry.module(), "table_options", None)
-    if hook is None:
-        return options
+    A game that decides nothing plays with the options as given (`GameSpec.table_options`)."""
     try:
-        return dict(hook(options, humans))
+        return dict(entry.spec().table_options(options, humans))
     except ValueError as exc:
         msg = getattr(exc, "msg", None)
         if isinstance(msg, Msg):
@@ -69,8 +66,7 @@ def table_options(entry: GameEntry, options: dict[str, Any], humans: int, lang: 
 def load_game(entry: GameEntry, options: dict[str, Any], lang: str) -> tuple[Any, Any, dict[str, Any]]:
     from companion.session.transcript import load
 
-    pkg = entry.module()
-    declared = getattr(pkg.Rules, "options", {})
+    declared = entry.spec().rules.options
     known = ", ".join(sorted(declared)) or "-"
     # Said in the player's language: an unknown name, or a value the option cannot take.
     unknown = sorted(set(options) - set(declared))
@@ -167,10 +163,9 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
     import threading
 
     from companion.inputs.keyboard import pump
-    from companion.session import TableLoop
-    from companion.session.inbox import Inbox
 
-    inbox = Inbox()
+    loop = session.loop  # the one loop of this table: the session's, with its bots' worker
+    inbox = loop.inbox
     book = hub = join = None
     braille_seats = getattr(args, "braille_seats", None) if args is not None else None
     if args is not None and (getattr(args, "web", False) or getattr(args, "join", False) or braille_seats):
@@ -198,7 +193,6 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         displays = start_seats(braille_seats, book, session.core, inbox, langs,
                                lambda msg_id, **p: session.tell(msg_id, None, Priority.IMPORTANT, **p))
     listeners = _listen(args, session, inbox)
-    loop = TableLoop(session.core, session.table, inbox, worker=True)
     ports: list[Any] = []
     readers = getattr(args, "reader", None) if args is not None else None
     if readers:  # --reader PORT[=SEAT]: each reader posts to the inbox from its own thread (#14)
@@ -308,13 +302,11 @@ def play(args: argparse.Namespace) -> int:
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
-    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
+    session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang, worker=True)
     session.core.deal_waits = bool(unheard)  # the pages and terminals to come: dealt once each can hear
     if table is not None:
         session.emit(table.describe(), remember=False)
     if journal is not None:
-        journal.say_problem = _warn_io(session)
-        journal.say_resumed = _resumed_io(session)
         session.core.save_path = str(journal.path)
         if not bots_only:
             # Printed once (a screen reader or braille display can review it), never spoken:
@@ -343,7 +335,10 @@ def _braille_specs(args: argparse.Namespace, names: list[str], humans: list[int]
 
 
 def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], names: list[str], kinds: list[str | None],
-                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str) -> Any:
+                 seed: int, private: dict[str, Any], table: Any, journal: Any, args: argparse.Namespace, lang: str,
+                 worker: bool = False) -> Any:
+    """The session of `companion play` and `resume` (`worker=True`): its loop is the table's
+    one loop, bots searching in its worker; the demo's bots choose inline (`worker=False`)."""
     from companion.audiorules.ingame import chapter_utterances
     from companion.session import Session
 
@@ -352,7 +347,7 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
     # Private lines are never said aloud to a table of several players without channels.
     session = Session(entry.name, ui, match, seats, lang=lang, verbosity=_verbosity(args), speaker=table,
                       journal=journal, log=args.log, log_private=getattr(args, "log_private", False),
-                      rule_reader=chapter_utterances, private_policy="withhold")
+                      rule_reader=chapter_utterances, private_policy="withhold", worker=worker)
     default_bot = next(iter(bots.values()))
     session.helper = lambda seat: default_bot(game, seat, Rng(seed).fork(100 + seat + len(match.history)))
     return session
@@ -361,13 +356,16 @@ def make_session(entry: GameEntry, game: Any, ui: Any, bots: dict[str, Any], nam
 # --------------------------------------------------------------------------- the save (journal)
 class GuardedJournal:
     """The session's journal: a failed write (disk full, I/O error, read-only folder) is said
-    and printed once, saving stops, and the game goes on (the save keeps a consistent prefix)."""
+    and printed once, saving stops, and the game goes on (the save keeps a consistent prefix).
 
-    def __init__(self, journal: Any, say_problem: Any = None) -> None:
+    The failure is kept as two sentences that the table says after the batch it was
+    delivering (`notices`, read by `Table.notices`): the table never calls back into the core
+    in the middle of carrying out its outputs (issue #23)."""
+
+    def __init__(self, journal: Any) -> None:
         self.inner = journal
-        self.say_problem = say_problem  # (msg_id, path) -> None; set once the session exists
-        self.say_resumed = None  # (path) -> None: saving works again
         self.failed: Any = None
+        self._unsaid: list[Utterance] = []
         # What could not be written yet, in order: written as soon as the disk takes it again
         # (space freed), so the save catches up with the game and nothing is lost.
         self.pending: list[tuple[str, tuple[Any, ...]]] = []
@@ -388,14 +386,17 @@ class GuardedJournal:
             except JournalWriteError as exc:
                 if self.failed is None:
                     self.failed = exc
-                    if self.say_problem is not None:
-                        self.say_problem(exc.msg_id, str(exc.path))
+                    self._unsaid = problem_sentences(exc.msg_id, str(exc.path))
                 return
             self.pending.pop(0)
-        if self.failed is not None:
+        if self.failed is not None:  # saving works again: said once, after the batch
             self.failed = None
-            if self.say_resumed is not None:
-                self.say_resumed(str(self.path))
+            self._unsaid = [say("core.journal_saving_resumed", Priority.IMPORTANT, path=Raw(str(self.path)))]
+
+    def notices(self) -> list[Utterance]:
+        """What went wrong (or right again) since last asked (said once)."""
+        out, self._unsaid = self._unsaid, []
+        return out
 
     def action(self, seat: int, action: Any) -> None:
         self._guard("action", seat, action)
@@ -416,23 +417,21 @@ class GuardedJournal:
         self.inner.close()
 
 
-def _resumed_io(session: Any) -> Any:
-    def say_resumed(path: str) -> None:
-        session.tell("core.journal_saving_resumed", None, priority=Priority.IMPORTANT, path=Raw(path))
-
-    return say_resumed
+def problem_sentences(msg_id: str, path: str) -> list[Utterance]:
+    """A save that cannot be written: what happened, and that saving has stopped."""
+    return [say(msg_id, Priority.IMPORTANT, path=Raw(path)), say("core.journal_saving_stopped", Priority.IMPORTANT)]
 
 
 def _warn_io(session: Any) -> Any:
+    """Says a save's problem found before the game starts (the loop is not running yet)."""
     def say_problem(msg_id: str, path: str) -> None:
-        session.tell(msg_id, None, priority=Priority.IMPORTANT, path=Raw(path))
-        session.tell("core.journal_saving_stopped", None, priority=Priority.IMPORTANT)
+        session.emit(problem_sentences(msg_id, path))
 
     return say_problem
 
 
 def _schema(entry: GameEntry) -> int:
-    return int(getattr(entry.module(), "ACTION_SCHEMA", 1))
+    return entry.spec().schema
 
 
 def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) -> None:
@@ -454,8 +453,8 @@ def _replay_one(match: Match[Any, Any], seat: int, action: Any, implied: Any) ->
 def _implied(entry: GameEntry, schema: int) -> Any:
     """`match -> [(seat, action)]`: the moves a save of an older action schema did not record
     (the game's `implied_actions`); none when the save is of this schema."""
-    hook = getattr(entry.module(), "implied_actions", None)
-    if hook is None or schema >= _schema(entry):
+    hook = entry.spec().implied_actions
+    if schema >= _schema(entry):
         return lambda match: []
     return lambda match: list(hook(match, schema))
 
@@ -611,7 +610,7 @@ def resume(args: argparse.Namespace) -> int:
             journal.close()
         raise
     session = make_session(entry, game, ui, bots, names, kinds, int(start["seed"]), private, table,
-                           None, args, lang)
+                           None, args, lang, worker=True)
     session.core.deal_waits = bool(unheard)  # the pages and terminals to come: play goes on once each can hear
     implied = _implied(entry, int(start.get("schema", 1)))
     for rec in c.actions:  # checked move by move when the save was opened
@@ -619,9 +618,8 @@ def resume(args: argparse.Namespace) -> int:
     session.core.apply_settings(c.settings)  # « bref » said before the save was closed
     if args.verbosity:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table
-    guarded = GuardedJournal(journal, _warn_io(session)) if journal is not None else None
+    guarded = GuardedJournal(journal) if journal is not None else None  # None: a read-only folder, played unsaved
     if guarded is not None:
-        guarded.say_resumed = _resumed_io(session)
         session.journal = guarded
         session.core.save_path = str(guarded.path)
     session.resumed = True

@@ -5,6 +5,7 @@ from .game import PUBLIC, Event, Game, IllegalAction, Option, Outcome
 from .match import Match, Step
 from .registry import GAMES, GameEntry, UnknownGame, find
 from .rng import Rng
+from .spec import GameSpec
 from .text import fold, words
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "Event",
     "Game",
     "GameEntry",
+    "GameSpec",
     "IllegalAction",
     "Match",
     "Option",

@@ -10,6 +10,7 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
+from .spec import GameSpec
 from .text import fold
 
 
@@ -25,6 +26,12 @@ class GameEntry:
     def module(self, part: str = "") -> ModuleType:
         """Import the game's package, or one of its modules (`rules`, `bot`, ...)."""
         return importlib.import_module(f"{self.package}.{part}" if part else self.package)
+
+    def spec(self) -> GameSpec:
+        """The game's registration record (`SPEC` in its package)."""
+        spec = self.module().SPEC
+        assert isinstance(spec, GameSpec), f"{self.package}.SPEC is not a GameSpec"
+        return spec
 
 
 GAMES: tuple[GameEntry, ...] = (

@@ -37,6 +37,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.narration import Msg, catalog
 from companion.session.inbox import Device, Line, SeatClaimed, SeatReleased
 
@@ -79,19 +80,14 @@ def runtime_folder() -> Path:
     missing, unsafe or another user's (no XDG_RUNTIME_DIR: /tmp/runtime-<uid>); raises
     `Unavailable` when neither is safe. Socket paths must stay short (108 bytes)."""
     import tempfile
-    import warnings
-
-    from platformdirs import user_cache_dir, user_runtime_dir
 
     first: Path | None = None
     refused: Path | None = None
-    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR (SSH, containers): its fallback is checked here
-        warnings.simplefilter("ignore")
-        try:
-            first = Path(user_runtime_dir("companion", ensure_exists=False))
-        except OSError as exc:  # the temporary fallback is another user's: platformdirs refuses it
-            refused = Path(exc.filename or Path(tempfile.gettempdir()) / f"runtime-{os.geteuid()}")
-    candidates = [p for p in (first, Path(user_cache_dir("companion", ensure_exists=False)) / "run") if p]
+    try:  # no XDG_RUNTIME_DIR (SSH, containers): its fallback is checked here
+        first = paths.runtime_dir()
+    except OSError as exc:  # the temporary fallback is another user's: platformdirs refuses it
+        refused = Path(exc.filename or Path(tempfile.gettempdir()) / f"runtime-{os.geteuid()}")
+    candidates = [p for p in (first, paths.cache_dir() / "run") if p]
     for folder in candidates:
         if len(str(folder)) < 86 and _private_folder(folder):  # AF_UNIX paths: 108 bytes
             return folder

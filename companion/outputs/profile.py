@@ -9,12 +9,12 @@ saying what was wrong (the session says it), and is only overwritten by the next
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.narration import Verbosity
 
 from .speech import DEFAULT_RATE, clamp_rate
@@ -23,8 +23,7 @@ VERBOSITIES = ("terse", "normal", "verbose")
 
 
 def profiles_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "companion" / "profiles"
+    return paths.config_dir() / "profiles"
 
 
 def _safe_name(name: str) -> str:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.saves.files import fsync_dir, io_message_id, temp_beside
 
 VERSION = 2
@@ -59,8 +60,7 @@ except ImportError:  # pragma: no cover - Windows
 
 
 def default_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "companion" / "games"
+    return paths.data_dir() / "games"
 
 
 def _candidates(directory: Path, game: str) -> Iterator[Path]:

@@ -15,7 +15,7 @@ the audio rules' chapters (`rule_reader`), a maker of a helper bot (`helper`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,7 @@ from companion.session.inbox import (
     Tick,
 )
 
+from .extension import Extension, LineHandler, Seam, phrase_key
 from .outputs import (
     Attach,
     Cue,
@@ -167,8 +168,10 @@ class SessionCore:
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
-        # The token readers of this game (`companion.inputs.reader.play.ReaderPlay`), set by `--reader`.
-        self.reader: Any = None
+        # What the table has besides the game (the token reader), through the public seam only.
+        self.extensions: list[Extension] = []
+        self._answers: dict[str, LineHandler] = {}  # lines the extensions answer (`Seam.answers`)
+        self.seam: Seam = _Seam(self)
         # Set by the runner when the companion holds secrets for several humans whose channels
         # are still to come (--web, --join): the deal is said, and play begins, only once each
         # human can hear their own hand (issue 25). `waiting`: the deal is held back now.
@@ -176,6 +179,11 @@ class SessionCore:
         self.waiting = False
 
     # ------------------------------------------------------------------ entry points
+    def extend(self, extension: Extension) -> None:
+        """Take an extension (`companion.session.extension`): it sees and acts through `seam`."""
+        self.extensions.append(extension)
+        extension.attach(self.seam)
+
     def start(self) -> list[Output]:
         """Say the set-up (or where a resumed game stands), then let bots play until a human is due."""
         self._out = []
@@ -422,8 +430,9 @@ class SessionCore:
                 claims.remove(ev.channel)
                 self.tell(RELEASE_SOURCES.get(item.source, "core.web.seat_released"), None, Priority.MESSAGE,
                           player=Raw(self.seats[ev.seat].name))
-        elif self.reader is not None:
-            self._out.extend(self.reader.device(self, item))
+        else:
+            for extension in self.extensions:
+                extension.device(item)
 
     def holdings(self, seat: int) -> list[Utterance]:
         """What only `seat` holds, as the game answers its own query for it (« main »,
@@ -509,11 +518,12 @@ class SessionCore:
             self._taken = (outcome, command)
 
     def _take_line(self, line: str, seat: int | None, confidence: float | None) -> None:
-        if self.reader is not None:  # the reader's own words: « c'est quoi ? », « annule la lecture »
-            said = self.reader.line(self, line, seat)
-            if said is not None:
-                self._out.extend(said)
+        if self.extensions:  # an extension's own words: the reader's « c'est quoi ? », « annule la lecture »
+            handler = self._answers.get(phrase_key(line))
+            if handler is not None and handler(seat):
                 return
+            for extension in self.extensions:
+                extension.other_line(seat)
         word = global_command(line)
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:
@@ -755,6 +765,60 @@ class SessionCore:
             self.tell("core.history_empty", seat)
             return
         self.emit([Utterance(u.parts, Priority.TEXT, None, seat) for u in utts])
+
+
+class _Seam:
+    """The core as an extension sees it (`companion.session.extension.Seam`): the one place
+    an extension's request reaches the core's own methods and outputs."""
+
+    def __init__(self, core: SessionCore) -> None:
+        self._core = core
+
+    @property
+    def game_name(self) -> str:
+        return self._core.game_name
+
+    @property
+    def match(self) -> Match[Any, Any]:
+        return self._core.match
+
+    @property
+    def ui(self) -> GameUI:
+        return self._core.ui
+
+    @property
+    def humans(self) -> list[int]:
+        return self._core.humans
+
+    def seat_name(self, seat: int) -> str:
+        return self._core.seats[seat].name
+
+    def is_bot(self, seat: int) -> bool:
+        return self._core.seats[seat].bot is not None
+
+    def hears_privately(self, seat: int) -> bool:
+        return self._core.hears_privately(seat)
+
+    def answers(self, phrases: Iterable[str], handler: LineHandler) -> None:
+        for phrase in phrases:
+            self._core._answers[phrase_key(phrase)] = handler
+
+    def say(self, utts: list[Utterance], *, private: bool = False, advise: bool = False,
+            remember: bool = True) -> None:
+        self._core.emit(utts, private=private, advise=advise, remember=remember)
+
+    def play(self, seat: int, action: Any, *, source: str, text: str) -> None:
+        core = self._core
+        at = len(core._out)
+        core._act(seat, action)
+        # the --log file tells a move read by an extension (the journal does not: same move)
+        core._out.insert(at, InputTaken(source, seat, text, "act", action_command(core.match.game, action)))
+
+    def shared(self, word: str, seat: int | None) -> None:
+        self._core._global(word, seat)
+
+    def taken(self, outcome: str, command: str | None) -> None:
+        self._core._taking(outcome, command)
 
 
 @cached

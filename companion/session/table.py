@@ -235,12 +235,13 @@ class Table:
         self.say(Say(o.listener, Utterance(utt.parts, utt.priority, utt.earcon, o.listener), False, o.lang, o.verbosity))
 
     def notices(self, verbosity: Verbosity = Verbosity.NORMAL) -> None:
-        """Say what went wrong with an output since last time (a device unplugged mid-game)."""
+        """Say what went wrong with an output since last time (a device unplugged mid-game, a
+        save that cannot be written), after the batch: nothing calls back into the core."""
         speakers = [self.speaker] + [ch.speaker for chans in self.channels.values() for ch in chans
                                      if isinstance(ch, SpeakerChannel)]
-        for spk in speakers:
-            if spk is not None and hasattr(spk, "notices"):
-                for utt in spk.notices():
+        for source in [*speakers, self.journal]:  # the journal's: a save that cannot be written
+            if source is not None and hasattr(source, "notices"):
+                for utt in source.notices():
                     self.say(Say(None, utt, False, self.lang, verbosity))
 
     def _logged_event(self, ev: Any) -> dict[str, Any]:

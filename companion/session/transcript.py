@@ -19,9 +19,9 @@ from companion.narration import Utterance, Verbosity, catalog
 
 def load(entry: GameEntry, **options: Any) -> tuple[Any, GameUI, dict[str, Any]]:
     """The game's rules object, its UI and its bots, from the registry entry."""
-    pkg = entry.module()
-    game = pkg.Rules(**options)
-    return game, pkg.UI(game), dict(pkg.BOTS)
+    spec = entry.spec()
+    game = spec.rules(**options)
+    return game, spec.ui()(game), dict(spec.bots())
 
 
 def make_bots(

@@ -286,7 +286,7 @@ def test_tiles_laid_on_the_token_reader_are_told_until_the_hands_are_dealt():
     from companion.session.inbox import Device
 
     rules, ui, match, session, lines = table("fr")
-    session.core.reader = ReaderPlay.bound([("reader:test", None)])
+    session.core.extend(ReaderPlay.bound([("reader:test", None)]))
     typed_rules = Rules(physical=True)
     typed = Match(typed_rules, NAMES, 1)
     rng = random.Random(5)

@@ -73,7 +73,7 @@ def test_tokens_laid_on_the_reader_fill_the_board():
     game, ui, m = entry()
     out: list[str] = []
     session = Session("kissa", ui, m, [Seat("Anne"), Seat("Alain")], out=out.append)
-    session.core.reader = ReaderPlay.bound([("reader:test", None)])
+    session.core.extend(ReaderPlay.bound([("reader:test", None)]))
     board = random_board(7)[:12]
     for k, digit in enumerate(board):
         session.loop.feed(Device(TokenPlaced("reader:test", k % 4, f"{k:08x}", f"kissa:{digit}"), "reader:test"))

@@ -50,7 +50,7 @@ def table(readers=(("r1", None),), uids=None, channels=()):
     for seat in channels:
         heard[seat] = Heard()
         s.claim(seat, heard[seat])
-    s.core.reader = ReaderPlay.bound(list(readers), uids)
+    s.core.extend(ReaderPlay.bound(list(readers), uids))
     s.start()
     return s, printed, heard
 

@@ -134,7 +134,7 @@ def play_with_reader(n: int, seed: int, acts, channels: bool, unplug_at: int) ->
     emu = Emulator(*FAST)
     slots: dict[int, str] = {}
     seen = {"read": 0, "typed": 0, "check": 0, "wrong": 0, "leaks": []}
-    t.session.core.reader = ReaderPlay.bound([(SOURCE, None)])
+    t.session.core.extend(ReaderPlay.bound([(SOURCE, None)]))
     reader = TokenReader.to_inbox(emu.path, t.session.loop.inbox, SOURCE).start()
     nslot = [0]
 

@@ -18,8 +18,8 @@ import threading
 import urllib.request
 from pathlib import Path
 
-from companion.inputs.web.edge import LOG_LINES, Gate, RateLimitedFile
 from companion.inputs.web.hub import WebHub
+from companion.net.edge import LOG_LINES, Gate, RateLimitedFile
 from companion.session.inbox import Inbox
 from tests.web.hostile import CUT, MALFORMED, send
 from tests.web.test_hub import JAR, claim, fetch
@@ -192,7 +192,7 @@ def test_the_edge_log_is_one_line_per_report_rate_limited(tmp_path: Path) -> Non
 
 
 def test_the_hosts_a_server_is_reached_by() -> None:
-    from companion.inputs.web.edge import host_allowed
+    from companion.net.edge import host_allowed
 
     for host in ("127.0.0.1:8766", "192.168.1.20:8766", "[::1]:8766", "[fe80::1]", "localhost", "LOCALHOST:1",
                  "maison.local:8766", "maison.local.", "x.localhost:8766"):

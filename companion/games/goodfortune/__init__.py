@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core import GameSpec
+
 from .deck import Deck
 from .rules import GoodFortune
 
@@ -34,16 +36,27 @@ def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
     return options
 
 
+def _ui() -> type:
+    from .commands import GoodFortuneUI
+
+    return GoodFortuneUI
+
+
+def _bots() -> Any:
+    from .bot import BOTS
+
+    return BOTS
+
+
+SPEC = GameSpec(rules=Rules, ui=_ui, bots=_bots, table_options=table_options)
+
+
 def __getattr__(name: str) -> Any:  # UI and BOTS are imported on first use (fast CLI start)
     if name == "UI":
-        from .commands import GoodFortuneUI
-
-        return GoodFortuneUI
+        return _ui()
     if name == "BOTS":
-        from .bot import BOTS
-
-        return BOTS
+        return _bots()
     raise AttributeError(name)
 
 
-__all__ = ["Rules", "UI", "BOTS", "table_options"]
+__all__ = ["Rules", "UI", "BOTS", "SPEC", "table_options"]

@@ -11,8 +11,9 @@ of their deck file, one line), so a deck entered once is used from then on.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
+
+from companion import paths
 
 from .deck import DEFAULT, SYNTHETIC, Deck, DeckError, make_deck, synthetic
 from .notation import NotationError, parse_tile
@@ -77,8 +78,7 @@ def parse_text(text: str, default_name: str) -> Deck:
 
 
 def default_pointer() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "companion" / "goodfortune" / "default-deck"
+    return paths.data_dir() / "goodfortune" / "default-deck"
 
 
 def default_path() -> Path | None:

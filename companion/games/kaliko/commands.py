@@ -53,6 +53,7 @@ from .notation import (
     parse_cell,
 )
 from .phrases import Ambiguous, read_steps, read_tiles, shape_gaps, vocab
+from .reader import KalikoTokens
 from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
 from .tiles import (
@@ -147,6 +148,7 @@ def _public(msg_id: str, seat: int | None, **params: Any) -> Utterance:
 
 class KalikoUI(GameUI):
     game: Kaliko
+    tokens = KalikoTokens()  # laid on the token reader (issue #23)
 
     def __init__(self, game: Kaliko) -> None:
         super().__init__(game)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core import GameSpec
+
 from .bot import BOTS
 from .commands import KikoiUI as UI
 from .rules import REDS, RedsIn, Rules
@@ -34,4 +36,7 @@ def table_options(options: dict[str, Any], humans: int) -> dict[str, Any]:
     return options
 
 
-__all__ = ["ACTION_SCHEMA", "BOTS", "Rules", "UI", "implied_actions", "table_options"]
+SPEC = GameSpec(rules=Rules, ui=lambda: UI, bots=lambda: BOTS, schema=ACTION_SCHEMA,
+                implied_actions=implied_actions, table_options=table_options)
+
+__all__ = ["ACTION_SCHEMA", "BOTS", "SPEC", "Rules", "UI", "implied_actions", "table_options"]

@@ -21,6 +21,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say, secret, stan
 
 from . import narration
 from .notation import Found, find_tokens, scan
+from .reader import KikoiTokens
 from .rules import (
     ALL,
     ANSWER,
@@ -91,6 +92,7 @@ def tok_param(tid: str) -> Msg:
 
 class KikoiUI(GameUI):
     game: Rules
+    tokens = KikoiTokens()  # laid on the token reader (issue #23)
 
     # --- understanding ---------------------------------------------------------------------------
     def parse(self, text: str, match: Match[Any, Any], seat: int) -> Intent | None:

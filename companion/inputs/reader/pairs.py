@@ -9,14 +9,14 @@ import os
 import tempfile
 from pathlib import Path
 
+from companion import paths
+
 
 def pairs_path() -> Path:
     env = os.environ.get("COMPANION_READER_PAIRS")
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("companion")) / "reader-tokens.json"
+    return paths.data_dir() / "reader-tokens.json"
 
 
 class PairsError(Exception):

@@ -4,9 +4,14 @@ reader adapter keeps trying, and the core says when a reader arrives, leaves or 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core import fold
+
+if TYPE_CHECKING:
+    from companion.session.core import SessionCore
+    from companion.session.extension import Extension
+    from companion.session.inbox import Inbox
 
 
 class ReaderSpecError(ValueError):
@@ -35,8 +40,8 @@ def parse_specs(specs: list[str], names: list[str]) -> list[tuple[str, int | Non
     return out
 
 
-def start_readers(specs: list[str], core: Any, inbox: Any, names: list[str], say: Any = None) -> list[Any]:
-    """Starts the readers and gives the core its `ReaderPlay`; the readers, to close at the end.
+def start_readers(specs: list[str], core: SessionCore, inbox: Inbox, names: list[str], say: Any = None) -> list[Any]:
+    """Starts the readers and extends the core with their `ReaderPlay`; the readers, to close at the end.
     A damaged pairs file is said through `say(utterance)` and left alone: tokens with their
     name written on them are still read."""
     from companion.inputs.reader.device import TokenReader
@@ -53,5 +58,6 @@ def start_readers(specs: list[str], core: Any, inbox: Any, names: list[str], say
         pairs = {}
         if say is not None:
             say(message(exc.msg_id, Priority.IMPORTANT, "error", None, path=Raw(str(exc.path))))
-    core.reader = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], pairs)
+    extension: Extension = ReaderPlay.bound([(source_of(port), seat) for port, seat in bound], pairs)
+    core.extend(extension)
     return [TokenReader.to_inbox(port, inbox, source_of(port)).start() for port, _seat in bound]

@@ -43,6 +43,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from companion import paths
+
 from .fsg import Automaton, automaton
 from .grammar import PhraseSet
 from .legal import LegalMoves
@@ -137,9 +139,7 @@ class NoModel(RuntimeError):
 
 def default_model_dir(lang: str) -> Path:
     """Where a vosk model for `lang` is looked for when `--voice-model` is not given."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("companion")) / "voice" / f"vosk-{lang}"
+    return paths.data_dir() / "voice" / f"vosk-{lang}"
 
 
 def no_model_message(lang: str, where: Path | None) -> str:

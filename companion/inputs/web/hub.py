@@ -49,8 +49,8 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.inputs.web.edge import Gate, gate_middleware, host_allowed, listen, same_origin
 from companion.narration import Msg, Priority, Raw, catalog, say
+from companion.net.edge import Gate, gate_middleware, host_allowed, listen, same_origin
 from companion.session.inbox import Device, Inbox, Line, Notice
 
 from .assets import APP_CSS, APP_JS

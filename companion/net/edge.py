@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from companion import paths
+
 LOG_LINES = 20  # lines written ...
 LOG_WINDOW = 60.0  # ... in this many seconds at most; the rest are counted in one line
 PER_CLIENT = 32  # open connections from one address (a phone's browser uses about 6)
@@ -51,9 +53,7 @@ def edge_log_path() -> Path:
     """The edge's log file: $COMPANION_EDGE_LOG, else `edge.log` in the user's log folder."""
     if os.environ.get(LOG_ENV):
         return Path(os.environ[LOG_ENV])
-    from platformdirs import user_log_dir
-
-    return Path(user_log_dir("companion", ensure_exists=False)) / "edge.log"
+    return paths.log_dir() / "edge.log"
 
 
 class RateLimitedFile(logging.Handler):
