@@ -173,8 +173,13 @@ class Table:
         return spell(text) if o.spell else text
 
     def say(self, o: Say) -> None:
-        text = self.render(o)
         utt = o.utterance
+        if o.verbosity < utt.least:
+            # #29: said in fuller profiles only (the next line says it too): its earcon alone
+            if utt.earcon and self.speaker is not None and o.listener is None:
+                self.speaker.say("", Priority.NOTIFICATION, utt.earcon, o.lang)
+            return
+        text = self.render(o)
         if o.listener is None:
             self.out(text)
             if self.speaker is not None:

@@ -48,7 +48,8 @@ def test_a_move_said_in_full_and_unambiguous_is_played_in_one_step():
     assert en.action == got.action
     events = m.play(0, got.action)
     said = " ".join(text(u) for e in events for u in ui.narrate(e, m))
-    assert "10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite" in said and "34 points" in said
+    # #29: a number read to the right, the usual way, is said without its direction
+    assert "10 en A1 plus 29 en C4 bas égale 39 en E2." in said and "34 points" in said
 
 
 def test_a_number_in_two_places_is_asked_about():

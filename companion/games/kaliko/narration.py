@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import Event, Match
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, say
 
 from .notation import cell_msg, segment_msgs
 from .tiles import TILES
@@ -108,7 +108,8 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
     if t == "tiles_played":
         return [played_utterance(d, who(d["seat"]))]
     if t == "tiles_drawn":
-        return [say("kaliko.drawn", earcon="draw", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
+        # terse: the bag on request (« sac »): a routine draw is not news (#29)
+        return [say("kaliko.drawn", earcon="draw", least=Verbosity.NORMAL, player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "tiles_drawn_private":
         first = d.get("first", 1)
         return [say("kaliko.you_drew", to=d["seat"], earcon="private", n=len(d["tiles"]), first=first,

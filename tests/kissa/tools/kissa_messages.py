@@ -24,11 +24,21 @@ m = T.m
 
 
 # --- numbers, directions, equations ----------------------------------------------------
+# #29: terse says where every number went in the fewest words (« 67 D8 bas »); a number read
+# to the right, the way a line is read, is said without its direction (« 98 H2 »).
 m("kissa.num_at", "A one-cell number and where it is. {value}: the number; {cell}: its cell, like E5.",
-  "{value} en {cell}", "{value} at {cell}")
+  "{value} en {cell}", "{value} at {cell}",
+  terse=("{value} {cell}", "{value} {cell}"),
+  terse_comment="Terse form of kissa.num_at: the number and its cell, nothing between (« 7 E5 »).")
 m("kissa.num_dir", "A number, the cell of its first digit and its reading direction. {dir}: kissa.dir.*.",
   "{value} en {cell} {dir}", "{value} at {cell} {dir}",
-  terse=("{value} en {cell}", "{value} at {cell}"))
+  terse=("{value} {cell} {dir}", "{value} {cell} {dir}"),
+  terse_comment="Terse form of kissa.num_dir: number, first cell, direction (« 67 D8 bas »).")
+m("kissa.num_right", "A number read to the right (the usual way) in a move said to the table: its first cell only. {dir}: kissa.dir.right.",
+  "{value} en {cell}", "{value} at {cell}",
+  terse=("{value} {cell}", "{value} {cell}"),
+  verbose=("{value} en {cell} {dir}", "{value} at {cell} {dir}"),
+  terse_comment="Terse form of kissa.num_right: number and first cell (« 98 H2 »).")
 # a direction is said in one or a few words (« 29 en C4 bas »), in full when verbose
 for key, fr, en, fr_full, en_full in [
     ("right", "droite", "right", "vers la droite", "to the right"),
@@ -91,17 +101,19 @@ m("kissa.digit_count", "How many times a digit is on the board. {digit}: the dig
 m("kissa.unusual_counts", "Warning: a real board has ten of each digit. {counts}: the digits that differ.",
   "Attention, un vrai plateau a dix jetons de chaque chiffre ; ici : {counts}. Vérifiez la saisie.",
   "Careful, a real board has ten of each digit; here: {counts}. Check the entry.")
-m("kissa.move_played", "A move. {player}: who played; {equation}: the three numbers with where they were; {values}: the three numbers alone (terse).",
+m("kissa.move_played", "A move. {player}: who played; {equation}: the three numbers with where they were.",
   "{player} : {equation}.", "{player}: {equation}.",
-  terse=("{player} : {values}.", "{player}: {values}."),
-  terse_comment="Terse form of kissa.move_played: the equation's three numbers, no cells.")
+  terse=("{player} joue {equation}.", "{player} plays {equation}."),
+  terse_comment="Terse form of kissa.move_played: who played, then the three numbers each with its first cell (#29).")
 m("kissa.scored", "Score of an addition. {n}: points; {total}: the player's total; {left}: tokens left.",
-  ("{n} point, total {total}. Reste {left} jetons.", "{n} points, total {total}. Reste {left} jetons."),
-  ("{n} point, total {total}. {left} tokens left.", "{n} points, total {total}. {left} tokens left."),
-  terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")))
+  ("{n} point, total {total}.", "{n} points, total {total}."),
+  ("{n} point, total {total}.", "{n} points, total {total}."),
+  terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")),
+  verbose=(("{n} point, total {total}. Reste {left} jetons.", "{n} points, total {total}. Reste {left} jetons."),
+           ("{n} point, total {total}. {left} tokens left.", "{n} points, total {total}. {left} tokens left.")))
 m("kissa.scored_product", "Score of a multiplication (doubled). {base}: the token sum; {n}: points; {total}; {left}: tokens left.",
-  ("{n} point ({base} doublé), total {total}. Reste {left} jetons.", "{n} points ({base} doublé), total {total}. Reste {left} jetons."),
-  ("{n} point ({base} doubled), total {total}. {left} tokens left.", "{n} points ({base} doubled), total {total}. {left} tokens left."),
+  ("{n} point, doublé, total {total}.", "{n} points, doublé, total {total}."),
+  ("{n} point, doubled, total {total}.", "{n} points, doubled, total {total}."),
   terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")),
   verbose=(("Multiplication, {base} doublé : {n} point, total {total}. Reste {left} jetons.", "Multiplication, {base} doublé : {n} points, total {total}. Reste {left} jetons."),
            ("Multiplication, {base} doubled: {n} point, total {total}. {left} tokens left.", "Multiplication, {base} doubled: {n} points, total {total}. {left} tokens left.")),
