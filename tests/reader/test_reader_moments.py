@@ -180,3 +180,17 @@ def test_specs_and_pairs_file(tmp_path, monkeypatch):
     path.write_text("{broken")
     assert load_pairs() == {}
     assert os.environ["COMPANION_READER_PAIRS"] == str(path)
+
+
+def test_learn_mode_ends_with_its_own_word_and_ending_it_twice_does_not_quit():
+    """#29 finding 2: « fin » ended « c'est quoi ? » and quit the game at once; now the mode
+    takes its « fin », and a second « fin » only asks whether to quit."""
+    s, printed, heard = table(channels=(1,))
+    ev(s, HELLO)
+    s.handle("Paul: c'est quoi ?")
+    s.handle("Paul: fin")
+    assert ("Fin de « c'est quoi ? ».", False) in heard[1].lines and s.core.running
+    s.handle("Paul: fin")
+    assert s.core.running and printed[-1].startswith("Quitter la partie ? Elle est enregistrée.")
+    s.handle("Paul: non")
+    assert s.core.running and printed[-1] == "On continue."

@@ -42,6 +42,10 @@ CANCEL = frozenset(_clean(w) for w in ("annule la lecture", "annuler la lecture"
                                      "cancel the reading", "undo reading", "cancel reading"))
 STATUS = frozenset(_clean(w) for w in ("lecteur", "état du lecteur", "etat du lecteur", "le lecteur",
                                      "reader", "reader status"))
+# The words that end « c'est quoi ? » (#29): taken by the mode alone, so a second one asks
+# whether to quit, never quits (« fin » is also a quit word).
+DONE = frozenset(_clean(w) for w in ("fin", "fin de c'est quoi", "arrête", "stop", "assez", "c'est bon",
+                                   "end", "done", "enough", "stop what is this"))
 # Refusals that mean "this token cannot come now": it lies elsewhere, was used, or was read twice.
 CHECK_CODES = frozenset({"already_placed", "out_of_game", "not_in_bag", "red_in_deal", "no_such_token"})
 
@@ -86,6 +90,12 @@ class ReaderPlay:
         words = _clean(text)
         if not self.readers:
             return None
+        if seat in self.learning and words in DONE:
+            self.learning.discard(seat)
+            with _Capture(core) as cap:
+                core._taking("answer", "reader_learn_done")
+                core.tell("core.reader.learn_over", seat)
+            return cap.out
         if words not in LEARN | CANCEL | STATUS:
             self.learning.discard(seat)
             return None
