@@ -140,6 +140,17 @@ def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game
     return seats
 
 
+def _quiet_qr(args: argparse.Namespace, save_path: str | None) -> None:
+    """--web: the table address's QR code always goes to a PNG file (#29: 15 lines of block
+    characters are noise on a braille display), `--qr FILE.png` or beside the save."""
+    if getattr(args, "web", False) and getattr(args, "qr", None) is None:
+        from companion.saves.journal import default_dir
+
+        base = Path(save_path) if save_path else default_dir() / "table"
+        args.qr = base.with_name(base.stem + "-qr.png")
+        args.qr.parent.mkdir(parents=True, exist_ok=True)
+
+
 def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = None, title: str = "") -> None:
     """The table loop: the keyboard posts to the inbox in its own thread, bots search in a
     worker, seats' pages and terminals (`--web`, `--join`) post claims and lines, and this
@@ -162,7 +173,10 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         book, hub, join = open_channels(inbox, names, core.humans, langs, core.lang, title, args)
         core.release_target = lambda text: release_target(text, names)
         session.table.on_release = book.release
-        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
+        _quiet_qr(args, getattr(session.core, "save_path", None))
+        # #29: the shared screen prints one line naming the QR file; the block QR on request
+        blocks = session.table.out if getattr(args, "qr_text", False) else (lambda _text: None)
+        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), blocks)
     listeners = _listen(args, session, inbox)
     loop = TableLoop(session.core, session.table, inbox, worker=True)
     ports: list[Any] = []

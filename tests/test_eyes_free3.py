@@ -1,0 +1,63 @@
+"""#29, eyes-free round three: each finding replayed as the player met it (printed lines)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent / "companion"
+BLOCKS = set("█▀▄")
+
+
+def env(tmp_path):
+    return {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+
+
+def run(tmp_path, *args, input=None):
+    return subprocess.run([str(BIN), *args], input=input, capture_output=True, text=True, env=env(tmp_path), timeout=180)
+
+
+# --- 4. a quiet shared screen ----------------------------------------------------------------
+def test_web_qr_goes_to_a_png_named_in_one_line_and_blocks_only_on_request(tmp_path):
+    save = tmp_path / "g.jsonl"
+    r = run(tmp_path, "play", "kissa", "--players", "Marie", "--bots", "1", "--seed", "4", "--web", "--port", "0",
+            "--journal", str(save), input="quitte\noui\n")
+    assert r.returncode == 0, r.stderr
+    assert not any(BLOCKS & set(line) for line in r.stdout.splitlines()), r.stdout
+    png = tmp_path / "g-qr.png"
+    named = [line for line in r.stdout.splitlines() if str(png) in line]
+    assert named == [f"QR code de l'adresse de la table : {png}."], r.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    zbar = shutil.which("zbarimg")
+    if zbar is None:
+        assert os.environ.get("CI") != "true", "zbarimg is required under CI (apt-get install zbar-tools)"
+    else:
+        read = subprocess.run([zbar, "--raw", "-q", str(png)], capture_output=True, text=True, timeout=30).stdout
+        assert read.strip().startswith("http://127.0.0.1:")
+    r = run(tmp_path, "play", "kissa", "--players", "Marie", "--bots", "1", "--seed", "4", "--web", "--port", "0",
+            "--qr-text", "--journal", str(tmp_path / "h.jsonl"), input="quitte\noui\n")
+    assert r.returncode == 0 and sum(1 for line in r.stdout.splitlines() if BLOCKS & set(line)) >= 10
+
+
+@pytest.mark.parametrize("fmt", ["png", "pdf"])
+def test_label_renderers_print_nothing_but_their_line_without_a_session_bus(tmp_path, fmt):
+    """#29 finding 4: the PDF and PNG label renderers printed D-Bus connection errors."""
+    bad_bus = {"DBUS_SESSION_BUS_ADDRESS": f"unix:path={tmp_path}/no-bus", "DISPLAY": ":99"}
+    out = tmp_path / f"label.{fmt}"
+    r = subprocess.run([str(BIN), "qr", "kikoi", "--out", str(out), "--verify"], capture_output=True, text=True,
+                       env={**env(tmp_path), **bad_bus}, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stderr == "" and len(r.stdout.splitlines()) == 1, (r.stdout, r.stderr)
+
+
+def test_the_renderers_run_without_a_bus_or_an_accessibility_bridge():
+    from companion.audiorules.qrlabel import quiet_env
+
+    env_ = quiet_env()
+    assert env_["DBUS_SESSION_BUS_ADDRESS"] == "disabled:" and env_["NO_AT_BRIDGE"] == "1"
