@@ -61,3 +61,35 @@ def test_the_renderers_run_without_a_bus_or_an_accessibility_bridge():
 
     env_ = quiet_env()
     assert env_["DBUS_SESSION_BUS_ADDRESS"] == "disabled:" and env_["NO_AT_BRIDGE"] == "1"
+
+
+# --- 5. no option lost in silence --------------------------------------------------------------
+def test_a_private_channel_with_text_speech_is_refused_at_start_in_one_sentence(tmp_path):
+    r = run(tmp_path, "play", "kissa", "--players", "Anne", "--bots", "1", "--speech", "text",
+            "--private", "Anne=file:anne.wav", input="quitte\noui\n")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.splitlines()  # an error is printed where errors go
+    assert lines == ["Le canal privé « Anne=file:anne.wav » a besoin d'une voix, et --speech text n'en a pas : "
+                     "enlève --speech text, ou donne à chacun une page avec --web."], (r.stdout, r.stderr)
+    assert not (tmp_path / "anne.wav").exists()
+
+
+@pytest.mark.parametrize("option", [["--lan"], ["--qr-text"], ["--voice-realtime"], ["--voice-ptt"]])
+def test_an_option_that_needs_another_is_refused_at_start(tmp_path, option):
+    r = run(tmp_path, "play", "kissa", "--players", "Anne", "--bots", "1", "--lang", "en", *option, input="quit\nyes\n")
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1, (r.stdout, r.stderr)
+    assert r.stderr.startswith(f"{option[0]} only works with --"), r.stderr
+
+
+def test_verbosity_given_at_start_is_kept_on_resume(tmp_path):
+    """#29 finding 5: `--verbosity terse` was lost after a crash and `resume`."""
+    from companion.saves import journal as jr
+
+    save = tmp_path / "g.jsonl"
+    r = run(tmp_path, "play", "kissa", "--players", "Marie", "--bots", "1", "--seed", "4", "--lang", "en",
+            "--verbosity", "terse", "--journal", str(save), input="play for me\n")  # input ends: as a crash would
+    assert r.returncode == 0, r.stderr
+    assert jr.read(save).settings == [(None, "verbosity", "terse")]
+    r = run(tmp_path, "resume", str(save), "--lang", "en", input="play for me\nquit\nyes\n")
+    assert r.returncode == 0, r.stderr
+    assert any(line.startswith("Marie plays ") for line in r.stdout.splitlines()), r.stdout  # terse

@@ -101,6 +101,9 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
     the table's is the player's own when one human plays alone, else the table's."""
     engine = args.speech or os.environ.get("COMPANION_SPEECH") or ("text" if bots_only else "auto")
     if engine in ("none", "text"):
+        specs = getattr(args, "private", []) or []
+        if specs:  # #29: a private channel is a voice; without one it would say nothing, silently
+            raise UserError("core.error.private_without_speech", lang, spec=specs[0], engine=engine)
         return None, {}
     from companion.outputs.profile import Profile
     from companion.outputs.speaker import open_speaker
@@ -123,6 +126,27 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
         except ValueError as exc:
             raise UserError("core.error.private_syntax", lang, spec=spec, names=", ".join(names)) from exc
     return table, private
+
+
+# Options that only work beside another (#29: none is dropped in silence): (option, attribute,
+# the attribute it needs).
+NEEDS = (
+    ("--lan", "lan", "web"), ("--web-urls", "web_urls", "web"), ("--qr", "qr", "web"), ("--qr-text", "qr_text", "web"),
+    ("--voice-realtime", "voice_realtime", "voice_input"), ("--barge-in", "barge_in", "voice"),
+    ("--voice-wake", "voice_wake", "voice"), ("--voice-ptt", "voice_ptt", "voice"),
+)
+
+
+def refuse_unusable(args: argparse.Namespace, lang: str) -> None:
+    """Every option that cannot be honoured is refused at the start, in one sentence saying
+    why and what works instead (#29)."""
+    for option, attr, needs in NEEDS:
+        given, other = getattr(args, attr, None), getattr(args, needs, None)
+        if given is None or given is False or (other is not None and other is not False):
+            continue
+        if needs == "voice" and getattr(args, "voice_input", None):
+            continue  # recordings are a voice too
+        raise UserError("core.error.option_needs", lang, option=option, needs="--" + needs.replace("_", "-"))
 
 
 def _verbosity(args: argparse.Namespace) -> Verbosity:
@@ -238,6 +262,7 @@ def play(args: argparse.Namespace) -> int:
         entry = find(args.game)
     except UnknownGame:
         raise UserError("core.error.unknown_game", lang, name=args.game, games=", ".join(g.name for g in GAMES)) from None
+    refuse_unusable(args, lang)
     options = parse_options(entry, args.option, lang)
     humans = [n.strip() for n in args.players.split(",") if n.strip()]
     options = table_options(entry, options, len(humans), lang)
@@ -270,6 +295,9 @@ def play(args: argparse.Namespace) -> int:
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
+        if journal is not None and args.verbosity and hasattr(journal, "setting"):
+            # #29: --verbosity given at the start is kept on resume, as « bref » said in the game
+            journal.setting(None, "verbosity", args.verbosity)
     session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang)
     if table is not None:
         session.emit(table.describe(), remember=False)
@@ -480,6 +508,7 @@ def resume(args: argparse.Namespace) -> int:
     from companion.saves import journal as jr
 
     lang = args.lang or "fr"
+    refuse_unusable(args, lang)
     path = args.file or jr.latest()
     if path is None:
         raise UserError("core.error.nothing_to_resume", lang, folder=str(jr.default_dir()))
