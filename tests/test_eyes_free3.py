@@ -93,3 +93,56 @@ def test_verbosity_given_at_start_is_kept_on_resume(tmp_path):
     r = run(tmp_path, "resume", str(save), "--lang", "en", input="play for me\nquit\nyes\n")
     assert r.returncode == 0, r.stderr
     assert any(line.startswith("Marie plays ") for line in r.stdout.splitlines()), r.stdout  # terse
+
+
+# --- 6. answers that help ------------------------------------------------------------------------
+def test_terse_help_says_the_way_back_and_play_for_me():
+    from companion.narration import Msg, Verbosity, catalog
+
+    for lang, words in (("fr", ("normal", "joue pour moi")), ("en", ("normal", "play for me"))):
+        text = catalog(lang).text(Msg("core.help_global"), Verbosity.TERSE)
+        assert all(w in text for w in words), text
+
+
+def test_kaliko_says_le_motif_and_good_fortune_says_whose_tile_without_their():
+    from companion.narration import Msg, Raw, catalog
+
+    fr = catalog("fr").text(Msg("kaliko.refused.no_scoring_path"))
+    assert fr == "aucune ligne ne relie deux bouts du motif, ni n'en ferme une."
+    po = (Path(__file__).resolve().parent.parent / "companion/locale/fr/LC_MESSAGES/kaliko.po").read_text()
+    assert "paterne" not in po
+    en = catalog("en").text(Msg("goodfortune.choice", player=Raw("Marie"), number=7, choices="left 3"))
+    assert en == "Marie chooses an end for 7: left 3." and "their" not in en
+
+
+def test_join_without_a_game_says_the_game_needs_join_or_web(tmp_path):
+    r = run(tmp_path, "join", "--seat", "Marie")
+    assert r.returncode != 0
+    said = r.stdout + r.stderr
+    assert "--join" in said and "--web" in said, said
+
+
+# --- 1. where every move went ----------------------------------------------------------------------
+def test_peu_importe_says_the_cells_before_the_score_in_every_verbosity():
+    """#29 finding 1: after « peu importe » the numbers were taken from cells never said."""
+    from companion.core import Match
+    from companion.games.base import Ask
+    from companion.games.kissa import UI, Rules
+    from companion.games.kissa.rules import State
+    from companion.narration import Verbosity, catalog
+    from tests.kissa.helpers import board_with
+
+    game = Rules()
+    ui = UI(game)
+    m = Match(game, ["Anne", "Alain"], seed=1)
+    m.state = State(tuple(board_with(A1=1, B1=0, C4=2, C5=9, E2=3, F2=9, A7=2, B7=9, C7=0, J10=5)), (0, 0), 0, "play",
+                    (True,) * 10)
+    asked = ui.parse("10 + 29 = 39", m, 0)
+    assert isinstance(asked, Ask)
+    act = asked.resolve("peu importe")
+    events = m.play(0, act.action)
+    for lang in ("fr", "en"):
+        for v in Verbosity:
+            lines = [catalog(lang).render(u, v) for e in events for u in ui.narrate(e, m)][:2]
+            assert all(c in lines[0] for c in ("A1", "C4", "E2")), (lang, v, lines)
+            assert "point" in lines[1], lines  # the cells, then the score

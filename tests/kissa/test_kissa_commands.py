@@ -234,6 +234,7 @@ def test_one_question_for_many_readings_cut_lists_say_so_and_peu_importe_settles
     assert q.count("choix ") == 8
     rest = got.resolve("la suite")
     assert isinstance(rest, Ask) and "choix 9 " in say_all(rest)
+    assert say_all(rest).startswith(f"Choix 9 à 16 sur {n} : ") and "premières" not in say_all(rest)  # #29
     assert isinstance(got.resolve("peu importe"), Act)  # settles every number at once
     assert isinstance(got.resolve("choix 3"), Act)
 

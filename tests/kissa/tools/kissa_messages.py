@@ -178,6 +178,14 @@ m("kissa.which_reading_cut", "The same question when the list is cut: says how m
    "Il y en a {n}, voici les {shown} premières : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe »."),
   ("There are {n}; the first {shown}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”.",
    "There are {n}; the first {shown}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”."))
+m("kissa.which_reading_next", "« La suite » after kissa.which_reading_cut: the next page of the list (#29: not « les premières » again). {first}, {last}: the options read now; {n}: how many in all; {more}: how many after them; {places}.",
+  ("Choix {first} à {last} sur {n} : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe ».",
+   "Choix {first} à {last} sur {n} : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe »."),
+  ("Options {first} to {last} of {n}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”.",
+   "Options {first} to {last} of {n}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”."))
+m("kissa.which_reading_last", "« La suite » reached the end of the list. {first}, {last}: the options read now; {n}: how many in all; {places}.",
+  "Choix {first} à {last}, les derniers sur {n} : {places}. Dis le choix, une case, ou « peu importe ».",
+  "Options {first} to {last}, the last of {n}: {places}. Say the option, a cell, or “whichever”.")
 m("kissa.option", "One choice in a list. {k}: its number; {where}: the number and where it is.",
   "choix {k} : {where}", "option {k}: {where}")
 m("kissa.move_dropped", "The player gave up the move being asked about.",
