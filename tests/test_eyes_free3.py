@@ -146,3 +146,56 @@ def test_peu_importe_says_the_cells_before_the_score_in_every_verbosity():
             lines = [catalog(lang).render(u, v) for e in events for u in ui.narrate(e, m)][:2]
             assert all(c in lines[0] for c in ("A1", "C4", "E2")), (lang, v, lines)
             assert "point" in lines[1], lines  # the cells, then the score
+
+
+# --- 4. private marks, and a page reloaded ------------------------------------------------------
+class Heard:
+    public = True
+
+    def __init__(self):
+        self.lines = []
+
+    def deliver(self, text, *, private, priority, earcon, lang):
+        self.lines.append((text, private))
+
+    def interrupt(self):
+        pass
+
+
+def test_a_refusal_to_one_seat_is_marked_private_on_its_channels():
+    """#29 finding 4: private refusals reached the seat page and the second terminal unmarked."""
+    from companion.narration import Raw, Verbosity, say
+    from companion.session.outputs import Say
+    from companion.session.table import Table
+
+    printed = []
+    table = Table(["Marie", "Paul"], out=printed.append)
+    page = Heard()
+    table.attach(0, page)
+    table.deliver([Say(0, say("core.not_understood", text=Raw("bla")), False, "fr", Verbosity.NORMAL)])
+    assert page.lines == [("Je n'ai pas compris « bla ».", True)]
+    assert len(printed) == 1 and printed[0].startswith("[Marie] ") and "bla" not in printed[0]
+
+
+def test_a_reloaded_seat_page_says_reprise_and_only_what_is_new():
+    from companion.inputs.web.hub import WebHub
+    from companion.session.inbox import Inbox
+    from tests.web.test_hub import claim, fetch
+
+    hub = WebHub(Inbox(), ["Anne", "Bruno"], humans=[0, 1], lang="fr", game_title="Les 5 KIKOI", port=0)
+    hub.start()
+    try:
+        url = claim(hub, 0)
+        channel = hub.channel(0)
+        channel.deliver("Ton plateau : Kigratt maison.", private=True)
+        first = fetch(url)[2].decode()
+        assert "Ton plateau" in first and "Reprise" not in first
+        channel.deliver("Paul demande Kimouss maison à Anne.", private=False)
+        again = fetch(url)[2].decode()
+        log = again[again.index('role="log"'):]
+        assert "Reprise. Depuis ta dernière visite :" in log and "Paul demande" in log
+        assert "Ton plateau" not in log and "Ton plateau" in again  # folded away, one step off
+        third = fetch(url)[2].decode()
+        assert "Reprise : rien de nouveau." in third[third.index('role="log"'):]
+    finally:
+        hub.stop()

@@ -196,8 +196,10 @@ class Table:
             # the shared screen shows only that something was said to them.
             note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
             self.out(f"[{name}] {note}")
+            # #29: a line said to one seat alone (its secret, or a refusal, an answer) is marked
+            # private on every channel of that seat, as the shared screen says it went there
             for ch in chans:
-                ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
+                ch.deliver(text, private=True, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
             self.out(f"[{name}] {text}")
             if self.speaker is not None:

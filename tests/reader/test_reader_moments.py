@@ -139,7 +139,7 @@ def test_a_reader_bound_to_a_seat_speaks_for_that_seat_and_its_button_repeats():
     ev(s, HELLO, "r2")
     assert printed[-2:] == ["Lecteur 1 prêt.", "Lecteur 2 prêt."]
     ev(s, placed("kikoi:kimouss-house"), "r2")  # Paul's reader while Marie deals
-    assert heard[1].lines[-1] == ("C'est à Marie de poser un jeton.", False) and s.match.history == []
+    assert heard[1].lines[-1] == ("C'est à Marie de poser un jeton.", True) and s.match.history == []
     for i, tid in enumerate(("kimouss-house", "kimouss-eat", "kimouss-bike", "kimouss-forest")):
         ev(s, placed(f"kikoi:{tid}", slot=i), "r1")
     assert len(s.match.history) == 4 and s.match.current == 1
@@ -189,7 +189,7 @@ def test_learn_mode_ends_with_its_own_word_and_ending_it_twice_does_not_quit():
     ev(s, HELLO)
     s.handle("Paul: c'est quoi ?")
     s.handle("Paul: fin")
-    assert ("Fin de « c'est quoi ? ».", False) in heard[1].lines and s.core.running
+    assert ("Fin de « c'est quoi ? ».", True) in heard[1].lines and s.core.running
     s.handle("Paul: fin")
     assert s.core.running and printed[-1].startswith("Quitter la partie ? Elle est enregistrée.")
     s.handle("Paul: non")
