@@ -199,3 +199,32 @@ def test_a_reloaded_seat_page_says_reprise_and_only_what_is_new():
         assert "Reprise : rien de nouveau." in third[third.index('role="log"'):]
     finally:
         hub.stop()
+
+
+# --- 7. speech as sequences ------------------------------------------------------------------------
+def test_the_table_voice_gets_the_pauses_and_the_spelling_not_the_flattened_line(tmp_path):
+    """#29 finding 7: utterances were rendered to text before they were spoken, their pause
+    and spell segments lost at the table."""
+    from companion.narration import Pause, Priority, Raw, Spell, Utterance, Verbosity
+    from companion.outputs.profile import Profile
+    from companion.outputs.speaker import open_speaker
+    from companion.outputs.speech import get_engine
+    from companion.session.outputs import Say
+    from companion.session.table import Table
+
+    profile = Profile.load(tmp_path / "p.json")
+    profile.rate = 300
+    sp = open_speaker("recording", "recording", "fr", profile=profile)
+    printed: list[str] = []
+    try:
+        table = Table(["Marie"], speaker=sp, out=printed.append)
+        utt = Utterance((Raw("Case"), Pause(400), Spell("E5")), Priority.MESSAGE)
+        table.deliver([Say(None, utt, False, "fr", Verbosity.NORMAL)])
+        assert sp.wait(5)
+        assert printed == ["Case E, 5"]  # the printed line is unchanged
+        eng = get_engine("recording")
+        said = sp.recording.items[0].seconds
+        expected = eng.duration("Case", 300) + 0.4 + eng.duration("E, 5", 240)  # spelled a little slower
+        assert said == pytest.approx(expected, abs=0.03), (said, expected)
+    finally:
+        sp.close()

@@ -183,7 +183,7 @@ class Table:
         if o.listener is None:
             self.out(text)
             if self.speaker is not None:
-                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+                self._speak(self.speaker, o, text)
             for chans in self.channels.values():
                 for ch in chans:
                     if getattr(ch, "public", True):
@@ -203,7 +203,17 @@ class Table:
         else:
             self.out(f"[{name}] {text}")
             if self.speaker is not None:
-                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+                self._speak(self.speaker, o, text)
+
+    @staticmethod
+    def _speak(speaker: Any, o: Say, text: str) -> None:
+        """The voice gets the utterance as a sequence — its pauses and spelled parts — not the
+        flattened line (#29); a line spelled on a second « répète » is spelled whole."""
+        utt = o.utterance
+        if not o.spell and hasattr(speaker, "say_utterance"):
+            speaker.say_utterance(utt, o.verbosity, o.lang)
+        else:
+            speaker.say(text, utt.priority, utt.earcon, o.lang)
 
     def interrupt(self, listener: int | None) -> None:
         if listener is None:
