@@ -199,6 +199,10 @@ class Table:
             # #29: a line said to one seat alone (its secret, or a refusal, an answer) is marked
             # private on every channel of that seat, as the shared screen says it went there
             for ch in chans:
+                if isinstance(ch, SpeakerChannel):  # a private voice: the sequence too
+                    own = Utterance(utt.parts, utt.priority, utt.earcon or "private", utt.to, utt.least)
+                    self._speak(ch.speaker, Say(o.listener, own, o.private, o.lang, o.verbosity, o.spell), text)
+                    continue
                 ch.deliver(text, private=True, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
             self.out(f"[{name}] {text}")
