@@ -670,7 +670,7 @@ class SessionCore:
         self._taken = ("act", "autoplay")
         bot = self.helper(seat)
         bot.observe([e for e in self.match.events() if e.visible_to(seat)])
-        if self._verb(seat) != Verbosity.TERSE:  # terse: the move itself, said at once, is the answer (#29)
+        if self._verb(seat) == Verbosity.VERBOSE:  # else the move itself, said at once, is the answer (#29)
             self.tell("core.autoplay", seat)
         self._think(Think(seat, len(self.match.history), bot, self.match.state, autoplay=True))
 

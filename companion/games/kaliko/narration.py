@@ -34,10 +34,11 @@ def crossings_msg(n: int) -> Msg:
     return Msg("kaliko.n_crossings", n=n) if n else Msg("kaliko.no_crossing")
 
 
-def path_msg(p: dict[str, Any]) -> Msg:
-    """One scoring path of a play: colour, segments, crossings, closed, main, points."""
+def path_msg(p: dict[str, Any], line: bool = False) -> Msg:
+    """One scoring path of a play: colour, segments, crossings, closed, main, points.
+    `line`: as a play's narration names it (kaliko.line: colour and closed, #29)."""
     return Msg(
-        "kaliko.path" if p["crossings"] else "kaliko.path_uncrossed",
+        "kaliko.line" if line else "kaliko.path" if p["crossings"] else "kaliko.path_uncrossed",
         colour=Msg(f"kaliko.colour_f.{p['colour']}"),
         segments=Msg("kaliko.n_segments", n=p["segments"]),
         crossings=crossings_msg(p["crossings"]),
@@ -70,7 +71,7 @@ def played_utterance(d: dict[str, Any], player: Raw) -> Utterance:
             cells=[cell_msg(*p["cell"]) for p in d["placements"]],
         )
     ]
-    parts += [path_msg(p) for p in paths]
+    parts += [path_msg(p, line=True) for p in paths]
     parts.append(Msg("kaliko.total", player=player, n=d["total"]))
     return Utterance(tuple(parts), Priority.MESSAGE, "score")
 
