@@ -228,3 +228,47 @@ def test_the_table_voice_gets_the_pauses_and_the_spelling_not_the_flattened_line
         assert said == pytest.approx(expected, abs=0.03), (said, expected)
     finally:
         sp.close()
+
+
+# --- 3. every terse line the right way round; the end says why ----------------------------------
+REASONS = {
+    "kissa": {"fr": ("plateau est vide", "plus de solution", "introuvable"), "en": ("board is empty", "no solution")},
+    "kikoi": {"fr": ("journées", "sac vide"), "en": ("days", "bag empty")},
+    "goodfortune": {"fr": ("9 manches",), "en": ("9 rounds",)},  # Kaliko: by its reason message, below
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("game", ["kissa", "kikoi", "goodfortune", "kaliko"])
+def test_a_terse_end_says_why_the_game_ended(game, lang):
+    from companion.core import find
+    from companion.narration import Msg, Verbosity, catalog
+    from companion.session.transcript import bot_game
+
+    names = ["Marie", "Paul", "Zoé"] if game == "kikoi" else ["Marie", "Paul"]
+    match, ui = bot_game(find(game), seed=5, names=names)
+    (end,) = [e for e in match.events() if e.type == "game_ended"]
+    said = " ".join(catalog(lang).render(u, Verbosity.TERSE) for u in ui.narrate(end, match))
+    if game == "kaliko":
+        reason = catalog(lang).text(Msg(f"kaliko.end.{end.data.get('reason') or 'all_passed'}"), Verbosity.TERSE)
+        assert reason in said, said
+    else:
+        assert any(r in said for r in REASONS[game][lang]), said
+
+
+def test_terse_kikoi_gift_goodfortune_push_and_kaliko_lines_are_subject_verb_object():
+    """#29 finding 3, as heard: « Kigratt maison, Robot 1 à Marie. Donné. » meant Marie gave to
+    Robot 1; « 11, Bot 1. »; bare « rouge. bleue. »; « Rouges : oui. »."""
+    from companion.narration import Msg, Raw, Verbosity, catalog
+
+    fr, en = catalog("fr"), catalog("en")
+    t = Verbosity.TERSE
+    token = Msg("kikoi.tok.house", kikoi=Msg("kikoi.name.kigratt"))
+    asked = dict(asker=Raw("Robot 1"), target=Raw("Marie"), token=token)
+    assert fr.text(Msg("kikoi.asked", **asked), t) == "Robot 1 demande Kigratt maison à Marie."
+    assert en.text(Msg("kikoi.asked", **asked), t) == "Robot 1 asks Marie for Kigratt house."
+    assert fr.text(Msg("goodfortune.pushed", player=Raw("Robot 1"), number=11), t) == "Robot 1 avance 11."
+    assert en.text(Msg("goodfortune.pushed", player=Raw("Bot 1"), number=11), t) == "Bot 1 pushes 11."
+    line = Msg("kaliko.line", colour=Msg("kaliko.colour_f.R"), n=3)
+    assert fr.text(line, t) == "Ligne rouge." and en.text(line, t) == "Line: red."
+    assert fr.text(Msg("kikoi.red_on"), t) == "Avec les rouges." and en.text(Msg("kikoi.red_on"), t) == "With red tokens."

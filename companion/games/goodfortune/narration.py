@@ -136,7 +136,7 @@ def _placed(d: dict[str, Any], player: Raw) -> Utterance:
 
 
 def _ended(d: dict[str, Any], names: list[str]) -> list[Utterance]:
-    out = []
+    out = [say("goodfortune.ended", Priority.IMPORTANT)]  # why it ended (GF-11), then the scores
     for seat, groups in enumerate(d["breakdowns"]):
         parts = breakdown_msgs(groups) if groups else Msg("goodfortune.no_groups")
         out.append(say("goodfortune.final_score", Priority.IMPORTANT, player=Raw(names[seat]), n=d["scores"][seat],

@@ -141,7 +141,8 @@ m("kissa.winner", "The winner. {player}: name.", "{player} gagne !", "{player} w
 m("kissa.tie", "Several players share the win. {players}: their names.", "Égalité : {players} gagnent ensemble.", "A tie: {players} share the win.")
 m("kissa.game_ended", "The end of the game. {reason}: why; {scores}: every score; {result}: who won.",
   "Fin de la partie, {reason}. Scores : {scores}. {result}", "Game over, {reason}. Scores: {scores}. {result}",
-  terse=("Fin. {scores}. {result}", "Game over. {scores}. {result}"))
+  terse=("Fin : {reason}. {scores}. {result}", "Game over: {reason}. {scores}. {result}"),
+  terse_comment="Terse form of kissa.game_ended: why it ended, the scores, who won (#29).")
 
 # --- commands ----------------------------------------------------------------------------
 m("kissa.say_which_row", "Board entry: the row number is needed because every row is already entered.",
