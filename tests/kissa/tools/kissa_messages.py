@@ -126,7 +126,8 @@ m("kissa.stuck", "The player to move finds no solution; the tokens left count tw
    "Plus aucune solution pour {player}. Il reste {tokens} jetons, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}."),
   ("No solution left for {player}. {tokens} token is left, worth {remaining}, doubled: {penalised} loses {penalty} points, total {total}.",
    "No solution left for {player}. {tokens} tokens are left, worth {remaining}, doubled: {penalised} loses {penalty} points, total {total}."),
-  terse=(("Bloqué : {penalised} moins {penalty}.", "Bloqué : {penalised} moins {penalty}."), ("Stuck: {penalised} minus {penalty}.", "Stuck: {penalised} minus {penalty}.")))
+  terse=(("Bloqué : {penalised} perd {penalty}.", "Bloqué : {penalised} perd {penalty}."), ("Stuck: {penalised} loses {penalty}.", "Stuck: {penalised} loses {penalty}.")),
+  terse_comment="Terse form of kissa.stuck: who loses how much (#29: subject, verb, object).")
 m("kissa.declared", "At a physical table, {player} declares no solution; {penalised} loses the doubled value of the {tokens} tokens left.",
   ("{player} déclare ne trouver aucune solution. Il reste {tokens} jeton, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}.",
    "{player} déclare ne trouver aucune solution. Il reste {tokens} jetons, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}."),
