@@ -272,3 +272,19 @@ def test_terse_kikoi_gift_goodfortune_push_and_kaliko_lines_are_subject_verb_obj
     line = Msg("kaliko.line", colour=Msg("kaliko.colour_f.R"), n=3)
     assert fr.text(line, t) == "Ligne rouge." and en.text(line, t) == "Line: red."
     assert fr.text(Msg("kikoi.red_on"), t) == "Avec les rouges." and en.text(Msg("kikoi.red_on"), t) == "With red tokens."
+
+
+def test_terse_history_of_2kissa10_says_where_each_number_went():
+    """#29 finding 1: neither the narration nor terse « historique » said a cell."""
+    from tests.test_session_followups import kissa_session
+
+    s, lines = kissa_session()
+    s.start()
+    s.handle("bref")
+    s.handle("joue pour moi")
+    mark = len(lines)
+    s.handle("historique")
+    said = [x for x in lines[mark:] if " joue " in x]
+    assert said, lines[mark:]
+    assert all(sum(1 for w in x.split() if w.rstrip(".,")[:1] in "ABCDEFGHIJ" and w.rstrip(".,")[1:].isdigit())
+               == 3 for x in said), said
