@@ -1,4 +1,9 @@
-"""Words a human hears per turn, per game, language and verbosity (#17's word budget).
+"""Words a human hears per turn, per game, language and verbosity (#17's word budget, #29's rounds).
+
+#29 counts a round as printed: from « joue pour moi » to Marie's next prompt, every
+whitespace-separated token (speaker tags and lone punctuation included), over six rounds from
+the first move; terse against its limit plus the words the meaning needs
+(tests/wordbudget.py MEANING_WORDS), normal against a median of 45 and a maximum of 90.
 
 Plays the scripted games of tests/wordbudget.py (one human, « joue pour moi » for each of
 their moves, bots in the other seats) over a few seeds and prints, for each game, language
@@ -21,7 +26,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.narration import Verbosity  # noqa: E402
-from tests.wordbudget import GAMES, Figures, figures  # noqa: E402
+from tests.wordbudget import (  # noqa: E402
+    GAMES,
+    NORMAL_MAX,
+    NORMAL_MEDIAN,
+    TERSE_ROUND,
+    Figures,
+    figures,
+    round_tokens,
+    terse_rounds,
+)
+
+
+def rounds_table(seed: int) -> None:
+    """#29: tokens printed per round, six rounds, seed `seed`."""
+    print(f"rounds as printed (seed {seed}): terse max / limit (+ meaning words) and normal median, max")
+    for game in GAMES:
+        for lang in ("fr", "en"):
+            terse = terse_rounds(game, lang, seed)
+            worst = max(terse, key=lambda r: r[0] - r[1])
+            normal = round_tokens(game, lang, Verbosity.NORMAL, seed)
+            print(f"{game:12} {lang:3} terse {[n for n, _, _ in terse]} max {max(n for n, _, _ in terse)} "
+                  f"(limit {TERSE_ROUND[game]}, worst round {worst[0]} of {worst[1]} allowed) | normal "
+                  f"{normal} median {statistics.median(normal):g} (<= {NORMAL_MEDIAN}), max {max(normal)} (<= {NORMAL_MAX})")
 
 
 def main(seeds: list[int]) -> None:
@@ -40,6 +67,7 @@ def main(seeds: list[int]) -> None:
                 bot = f"{max(f.bot)}/{statistics.median(f.bot):g}" if f.bot else "-"
                 print(f"{game:12} {lang:4} {verbosity.name.lower():9} {own:>12} {bot:>12} {max(f.turn):>8} "
                       f"{over:>3}/{len(f.turn):<3} {max(f.prompt):>6} {max(f.ack):>4}")
+    rounds_table(seeds[0])
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

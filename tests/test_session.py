@@ -165,9 +165,10 @@ def test_game_end_and_quit(tmp_path):
     s.handle("play for me")
     assert lines[-1] == "[Marie] The game is over. Say “status” for the scores, or “quit”."
     assert s.handle("quit") is False and lines[-1] == "Goodbye, and thank you for playing!"
-    s2, _ = make()
+    s2, lines2 = make()
     s2.start()
-    assert s2.handle("quit") is False
+    assert s2.handle("quit") is True and lines2[-1].startswith("Quit the game? It is saved.")  # #29
+    assert s2.handle("yes") is False
 
 
 def test_speaking_for_another_player():
@@ -288,13 +289,14 @@ def test_core_while_the_bot_thinks_repeat_and_status_answer_and_moves_wait_their
     assert says(out) == [(0, "5 stones left", False)]
     assert says(c.handle(Line("répète"))) == [(0, "5 stones left", False)]
     assert c.handle(Line("take 1")) == [] and c.handle(Line("quit")) == []  # after the bot's move, in order
-    assert [i.text for i in c.deferred] == ["take 1", "quit"]
+    assert c.handle(Line("yes")) == []
+    assert [i.text for i in c.deferred] == ["take 1", "quit", "yes"]
     out = c.handle(BotMove(1, Take(1), think.ply))
     assert [t for _, t, _ in says(out)] == ["Paul took 1, 4 left", "Your turn, Marie.", "Marie took 1, 3 left"]
     assert isinstance(out[-1], Think) and c.running  # the quit waits for this second search
     out = c.handle(BotMove(1, Take(1), 3))
     assert of(out, Stop) and not c.running
-    assert [o.text for o in of(out, InputTaken)] == ["quit"]
+    assert [o.text for o in of(out, InputTaken)] == ["quit", "yes"]
 
 
 def test_core_thinking_cue_after_the_delay_once():
@@ -455,9 +457,31 @@ def test_core_voice_rate_is_a_tune_output_and_quit_stops():
     c = core()
     c.start()
     assert of(c.handle(Line("plus vite")), Tune) == [Tune(0, "faster", "en", Verbosity.NORMAL)]
-    out = c.handle(Line("quitte"))
+    out = c.handle(Line("quitte"))  # #29: asked first, the game goes on
+    assert not of(out, Stop) and says(out) == [(None, 'Quit the game? It is saved. Say "yes" to quit.', False)]
+    out = c.handle(Line("oui"))
     assert of(out, Stop) and says(out) == [(None, "Game saved. To continue it: companion resume. Goodbye!", False)]
     assert not c.running
+
+
+def test_quit_is_asked_and_only_yes_quits():
+    """#29 finding 2: « fin » quit at once; now « Quitter la partie ? Elle est enregistrée. »
+    and only « oui » quits: « non », a second « fin » or any other line goes on playing."""
+    c = core()
+    c.start()
+    for word in ("non", "help"):
+        c.handle(Line("fin"))
+        out = c.handle(Line(word))
+        assert not of(out, Stop) and c.running
+        assert (None, "Carrying on.", False) in says(out)
+    c.handle(Line("fin"))
+    out = c.handle(Line("fin"))  # twice: the question again, never a quit
+    assert not of(out, Stop) and says(out) == [(None, 'Quit the game? It is saved. Say "yes" to quit.', False)]
+    assert of(c.handle(Line("oui")), Stop)
+    c2 = core()
+    c2.start()
+    c2.handle(Line("end game"))  # the English words match the French « fin »
+    assert of(c2.handle(Line("yes")), Stop)
 
 
 def test_core_end_of_keyboard_input_saves_and_stops():

@@ -51,7 +51,7 @@ def kissa_session(seed=4):
 
 def words_of_bot_move(lines):
     """Words of the robot's move as printed (its line and the score line after it)."""
-    i = next(i for i, line in enumerate(lines) if line.startswith("Robot :"))
+    i = next(i for i, line in enumerate(lines) if line.startswith(("Robot :", "Robot joue ")))
     return len(" ".join(lines[i:i + 2]).split())
 
 
@@ -128,7 +128,7 @@ def test_resume_keeps_the_verbosity_and_says_resumed_before_the_last_move(tmp_pa
     resumed = next(i for i, line in enumerate(out) if line.startswith("Game resumed after"))
     last = out.index("Last move:")
     assert resumed < last  # « Partie reprise » first, then the last move
-    assert out[last + 1].startswith("Bot 1: ")
+    assert out[last + 1].startswith("Bot 1 plays ")
     assert any(line.startswith("[Marie] Help, repeat") for line in out), out  # help_global's terse form
 
 

@@ -227,3 +227,67 @@ class Figures:
 
 def figures(game: str, lang: str, verbosity: Verbosity, seed: int = 3, **kw: Any) -> Figures:
     return Figures.of(scripted_game(game, lang, verbosity, seed, **kw), game == "kaliko", verbosity)
+
+
+# --- #29: a round as it is printed -------------------------------------------------------
+ROUNDS = 6  # rounds of « joue pour moi » from the first move
+# Terse limits per round (#29 "Done when"); normal: median and max per round, every game.
+TERSE_ROUND = {"kissa": 30, "kikoi": 24, "goodfortune": 24, "kaliko": 28}
+NORMAL_MEDIAN, NORMAL_MAX = 45, 90
+
+
+def tokens(line: str) -> int:
+    """Every whitespace-separated token printed, the speaker's tag and lone punctuation
+    included (a braille display shows them all, a screen reader says most)."""
+    return len(line.split())
+
+
+def round_lines(turn: Turn) -> list[str]:
+    return turn.ack + [x for m in turn.moves for x in m.lines] + turn.prompt
+
+
+def rounds(game: str, lang: str, verbosity: Verbosity, seed: int = 3, n: int = ROUNDS) -> list[list[str]]:
+    """The printed lines of each of the first `n` rounds, from « joue pour moi » to the next
+    prompt, a round that ended the game left out (its end is not routine)."""
+    out = []
+    for t in scripted_game(game, lang, verbosity, seed, max_turns=n):
+        if any(m.final for m in t.moves):
+            continue
+        out.append(round_lines(t))
+    return out
+
+
+def round_tokens(game: str, lang: str, verbosity: Verbosity, seed: int = 3, n: int = ROUNDS) -> list[int]:
+    return [sum(tokens(x) for x in r) for r in rounds(game, lang, verbosity, seed, n)]
+
+
+# Where "who did what to whom" needs more words than the budget (#29: the meaning wins, and
+# the report says by how many): the verb of each move said subject – verb – object, the
+# « à » / « for » of a KIKOI question, the « Ligne » naming each Kaliko path.
+MEANING_WORDS = {
+    "kissa": {},
+    "kikoi": {"asked": 2, "kikonk_asked": 1},
+    "goodfortune": {"tile_pushed": 1, "placement_choice": 4},  # a choice: its two options said
+    "kaliko": {"tiles_played": 1},
+}
+
+
+def meaning_words(game: str, turn: Turn) -> int:
+    extra = 0
+    for m in turn.moves:
+        for e in m.events:
+            extra += MEANING_WORDS[game].get(e.type, 0)
+            if game == "kaliko" and e.type == "tiles_played":
+                extra += len(e.data.get("paths", []))
+    return extra
+
+
+def terse_rounds(game: str, lang: str, seed: int = 3, n: int = ROUNDS) -> list[tuple[int, int, list[str]]]:
+    """(tokens, allowance, lines) of each terse round: the limit plus the meaning's words."""
+    out = []
+    for t in scripted_game(game, lang, Verbosity.TERSE, seed, max_turns=n):
+        if any(m.final for m in t.moves):
+            continue
+        lines = round_lines(t)
+        out.append((sum(tokens(x) for x in lines), TERSE_ROUND[game] + meaning_words(game, t), lines))
+    return out

@@ -8,6 +8,7 @@ installed, otherwise drawn with Pillow (same layout; the PDF is then a raster pa
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -197,6 +198,15 @@ def label_svg(game: str, lang: str, base_url: str = DEFAULT_BASE_URL) -> str:
     return "\n".join(out)
 
 
+def quiet_env() -> dict[str, str]:
+    """The environment of a renderer subprocess (rsvg-convert, pdftoppm): no session bus and no
+    accessibility bridge, whose connection errors reached the table's screen (#29)."""
+    env = dict(os.environ)
+    env.update(DBUS_SESSION_BUS_ADDRESS="disabled:", NO_AT_BRIDGE="1", GTK_A11Y="none")
+    env.pop("DBUS_SYSTEM_BUS_ADDRESS", None)
+    return env
+
+
 def write_label(game: str, lang: str, out: Path, base_url: str = DEFAULT_BASE_URL) -> Path:
     """Write the label to `out` (.svg, .png or .pdf); returns the path written."""
     fmt = out.suffix.lower().lstrip(".")
@@ -212,7 +222,7 @@ def write_label(game: str, lang: str, out: Path, base_url: str = DEFAULT_BASE_UR
         args = [exe, "-f", fmt, "-o", str(out)]
         if fmt == "png":
             args[3:3] = ["-d", str(PNG_DPI), "-p", str(PNG_DPI), "-b", "white"]
-        subprocess.run(args, input=svg.encode("utf-8"), check=True, capture_output=True, timeout=60)
+        subprocess.run(args, input=svg.encode("utf-8"), check=True, capture_output=True, timeout=60, env=quiet_env())
         return out
     image = label_image(game, lang, base_url)
     if fmt == "png":

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .qrlabel import parse_rules_url
+from .qrlabel import parse_rules_url, quiet_env
 
 MAX_PIXELS = 40_000_000  # a 12-megapixel phone photo fits three times; 12000x12000 does not
 
@@ -77,11 +77,11 @@ def _raster(path: Path, tmp: Path) -> Path:
     if suffix == ".svg" and shutil.which("rsvg-convert"):
         out = tmp / "page.png"
         subprocess.run(["rsvg-convert", "-d", "150", "-p", "150", "-b", "white", "-o", str(out), str(path)],
-                       check=True, capture_output=True, timeout=60)
+                       check=True, capture_output=True, timeout=60, env=quiet_env())
         return out
     if suffix == ".pdf" and shutil.which("pdftoppm"):
         subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(path), str(tmp / "page")],
-                       check=True, capture_output=True, timeout=60)
+                       check=True, capture_output=True, timeout=60, env=quiet_env())
         return tmp / "page.png"
     return path
 

@@ -97,7 +97,10 @@ def _channel_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lan", action="store_true", help="with --web: pages reachable from the local network (phones)")
     p.add_argument("--port", type=int, default=8766, help="with --web: the pages' port (0: any free port)")
     p.add_argument("--web-urls", type=Path, default=None, metavar="FILE", help="with --web: write each seat's secret address as JSON")
-    p.add_argument("--qr", type=Path, default=None, metavar="FILE.png", help="with --web: save the table address's QR code as PNG")
+    p.add_argument("--qr", type=Path, default=None, metavar="FILE.png",
+                   help="with --web: where the table address's QR code is saved as PNG (default: beside the save)")
+    p.add_argument("--qr-text", action="store_true",
+                   help="with --web: also print the QR code as block characters (a braille display reads them as noise)")
     p.add_argument("--join", action="store_true", help="accept `companion join --seat NAME` from other terminals (implied by --web)")
     p.add_argument("--braille", action="append", default=[], metavar="SEAT[=contracted]",
                    help="a player's own braille display through brltty, read and played on it alone (docs/braille.md)")

@@ -98,6 +98,9 @@ def open_speakers(args: argparse.Namespace, lang: str, names: list[str], bots_on
     the table's is the player's own when one human plays alone, else the table's."""
     engine = args.speech or os.environ.get("COMPANION_SPEECH") or ("text" if bots_only else "auto")
     if engine in ("none", "text"):
+        specs = getattr(args, "private", []) or []
+        if specs:  # #29: a private channel is a voice; without one it would say nothing, silently
+            raise UserError("core.error.private_without_speech", lang, spec=specs[0], engine=engine)
         return None, {}
     from companion.outputs.profile import Profile
     from companion.outputs.speaker import open_speaker
@@ -141,6 +144,27 @@ def unheard_humans(game: Any, names: list[str], kinds: list[str | None], seed: i
     return [n for n in humans if n not in given]
 
 
+# Options that only work beside another (#29: none is dropped in silence): (option, attribute,
+# the attribute it needs).
+NEEDS = (
+    ("--lan", "lan", "web"), ("--web-urls", "web_urls", "web"), ("--qr", "qr", "web"), ("--qr-text", "qr_text", "web"),
+    ("--voice-realtime", "voice_realtime", "voice_input"), ("--barge-in", "barge_in", "voice"),
+    ("--voice-wake", "voice_wake", "voice"), ("--voice-ptt", "voice_ptt", "voice"),
+)
+
+
+def refuse_unusable(args: argparse.Namespace, lang: str) -> None:
+    """Every option that cannot be honoured is refused at the start, in one sentence saying
+    why and what works instead (#29)."""
+    for option, attr, needs in NEEDS:
+        given, other = getattr(args, attr, None), getattr(args, needs, None)
+        if given is None or given is False or (other is not None and other is not False):
+            continue
+        if needs == "voice" and getattr(args, "voice_input", None):
+            continue  # recordings are a voice too
+        raise UserError("core.error.option_needs", lang, option=option, needs="--" + needs.replace("_", "-"))
+
+
 def _verbosity(args: argparse.Namespace) -> Verbosity:
     return Verbosity[(args.verbosity or "normal").upper()]
 
@@ -154,6 +178,17 @@ def _seats(names: list[str], kinds: list[str | None], bots: dict[str, Any], game
         bot = bots[kind](game, i, root.fork(i + 1)) if kind else None
         seats.append(Seat(name, bot=bot, speaker=private.get(name)))
     return seats
+
+
+def _quiet_qr(args: argparse.Namespace, save_path: str | None) -> None:
+    """--web: the table address's QR code always goes to a PNG file (#29: 15 lines of block
+    characters are noise on a braille display), `--qr FILE.png` or beside the save."""
+    if getattr(args, "web", False) and getattr(args, "qr", None) is None:
+        from companion.saves.journal import default_dir
+
+        base = Path(save_path) if save_path else default_dir() / "table"
+        args.qr = base.with_name(base.stem + "-qr.png")
+        args.qr.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = None, title: str = "") -> None:
@@ -185,7 +220,10 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
         session.table.on_release = book.release
         for msg_id, params in notes:
             session.tell(msg_id, None, **params)
-        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), session.table.out)
+        _quiet_qr(args, getattr(session.core, "save_path", None))
+        # #29: the shared screen prints one line naming the QR file; the block QR on request
+        blocks = session.table.out if getattr(args, "qr_text", False) else (lambda _text: None)
+        announce(hub, args, lambda msg_id, **p: session.tell(msg_id, None, **p), blocks)
     displays: list[Any] = []
     if braille_seats and book is not None:  # --braille SEAT: a player's own display (#27)
         from companion.inputs.braille.play import start_seats
@@ -264,6 +302,7 @@ def play(args: argparse.Namespace) -> int:
         entry = find(args.game)
     except UnknownGame:
         raise UserError("core.error.unknown_game", lang, name=args.game, games=", ".join(g.name for g in GAMES)) from None
+    refuse_unusable(args, lang)
     options = parse_options(entry, args.option, lang)
     humans = [n.strip() for n in args.players.split(",") if n.strip()]
     options = table_options(entry, options, len(humans), lang)
@@ -302,6 +341,9 @@ def play(args: argparse.Namespace) -> int:
     journal, journal_problem = None, None
     if not bots_only or args.journal:
         journal, journal_problem = create_journal(entry, game, options, names, kinds, seed, lang, args.journal)
+        if journal is not None and args.verbosity and hasattr(journal, "setting"):
+            # #29: --verbosity given at the start is kept on resume, as « bref » said in the game
+            journal.setting(None, "verbosity", args.verbosity)
     session = make_session(entry, game, ui, bots, names, kinds, seed, private, table, journal, args, lang, worker=True)
     session.core.deal_waits = bool(unheard)  # the pages and terminals to come: dealt once each can hear
     if table is not None:
@@ -591,6 +633,7 @@ def resume(args: argparse.Namespace) -> int:
     from companion.saves import journal as jr
 
     lang = args.lang or "fr"
+    refuse_unusable(args, lang)
     path = args.file or jr.latest()
     if path is None:
         raise UserError("core.error.nothing_to_resume", lang, folder=str(jr.default_dir()))

@@ -115,11 +115,12 @@ class Catalog:
         return f"{', '.join(texts[:-1])} {conj} {texts[-1]}"
 
     def render(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL) -> str:
-        """The utterance as one plain line (what is printed and what is spoken)."""
-        return " ".join(s for kind, s in self.segments(utt, verbosity) if kind == "text")
+        """The utterance as one plain line (what is printed)."""
+        return " ".join(s for kind, s in self.segments(utt, verbosity) if kind in ("text", "spell"))
 
     def segments(self, utt: Utterance, verbosity: Verbosity = Verbosity.NORMAL) -> list[tuple[str, Any]]:
-        """("text", str) and ("pause", ms) segments, for engines that can pause."""
+        """The utterance as a sequence for the voice (as NVDA passes command sequences):
+        ("text", str), ("pause", ms) and ("spell", str: character by character) segments."""
         out: list[tuple[str, Any]] = []
         for part in utt.parts:
             if isinstance(part, Msg):
@@ -127,10 +128,10 @@ class Catalog:
             elif isinstance(part, Raw):
                 out.append(("text", part.text))
             elif isinstance(part, Spell):
-                out.append(("text", spell(part.text)))
+                out.append(("spell", spell(part.text)))
             elif isinstance(part, Pause):
                 out.append(("pause", part.ms))
-        return [s for s in out if s[0] != "text" or s[1]]
+        return [s for s in out if s[0] == "pause" or s[1]]
 
 
 def spell(text: str) -> str:

@@ -98,6 +98,10 @@ class Utterance:
     priority: Priority = Priority.MESSAGE
     earcon: str | None = None
     to: int | None = None  # None: the table; a seat: that player only
+    # The least verbosity that says it (#29): a line the terse profile need not hear because
+    # the next line says it too (« Paul. » before « Paul demande … ») is NORMAL; terse plays
+    # its earcon only.
+    least: Verbosity = Verbosity.TERSE
     # What only `to` may know, said outside the game's private events (a refusal's reason,
     # a help's example drawn from their holdings): the session says it to them alone, or not
     # at all when they have no channel of their own (DESIGN "Secrets stay with their owner").
@@ -136,7 +140,8 @@ def say(
     priority: Priority = Priority.MESSAGE,
     earcon: str | None = None,
     to: int | None = None,
+    least: Verbosity = Verbosity.TERSE,
     **params: Any,
 ) -> Utterance:
     """Shorthand: one message as one utterance."""
-    return Utterance((Msg(msg_id, **params),), priority, earcon, to)
+    return Utterance((Msg(msg_id, **params),), priority, earcon, to, least=least)

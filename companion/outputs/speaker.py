@@ -193,8 +193,8 @@ class Speaker:
         lang = lang if lang in ("fr", "en") else self.lang
         cat = catalog(lang)
         segments = cat.segments(utt, verbosity)
-        text = " ".join(str(v) for k, v in segments if k == "text")
-        if not any(k == "pause" for k, _ in segments):
+        text = " ".join(str(v) for k, v in segments if k in ("text", "spell"))
+        if all(k == "text" for k, _ in segments):
             return self.say(text, utt.priority, utt.earcon, lang)
         if utt.priority != Priority.NOTIFICATION:
             with self._lock:

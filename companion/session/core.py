@@ -154,6 +154,7 @@ class SessionCore:
         self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
+        self.quit_asked = False  # « Quitter la partie ? » waits for « oui » (#29)
         self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
         self.thinking: Think | None = None  # the bot search under way
         self._think_since: float | None = None
@@ -400,6 +401,27 @@ class SessionCore:
         else:
             self._stop()
 
+    def _quit(self) -> None:
+        self.quit_asked = False
+        self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
+        self._stop()
+
+    def _quit_answer(self, word: str | None) -> bool:
+        """The line after « Quitter la partie ? »: « oui » quits; « non » or any other line
+        keeps playing (said once), the other line then taken as usual. True: the line is used."""
+        self.quit_asked = False
+        if word == "yes":
+            self._taking("shared", "quit")
+            self._quit()
+            return True
+        if word == "quit":
+            return False  # asked again: the question again
+        self.tell("core.quit_cancelled", None, Priority.IMPORTANT)
+        if word == "no":
+            self._taking("shared", "no")
+            return True
+        return False
+
     def _stop(self) -> None:
         self.running = False
         self._out.append(Stop())
@@ -525,6 +547,8 @@ class SessionCore:
             for extension in self.extensions:
                 extension.other_line(seat)
         word = global_command(line)
+        if self.quit_asked and self._quit_answer(word):
+            return
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:
             if word in KEEPS_PENDING:  # "repeat" or "help" keeps the question open
@@ -636,8 +660,13 @@ class SessionCore:
         elif word == "undo":
             self._undo(seat)
         elif word == "quit":
-            self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
-            self._stop()
+            if self.match.over or self.quit_asked:
+                self._quit()
+            else:
+                # #29: nothing ends by accident (« fin » also ends the reader's modes): the
+                # game goes on unless the next line is « oui ».
+                self.quit_asked = True
+                self.tell("core.quit_confirm", None, Priority.IMPORTANT)
         elif word in ("terse", "normal", "verbose"):
             # « bref » alone sets the table's verbosity (the narration of moves everyone hears);
             # « Paul: bref », or a line from Paul's page, sets Paul's own (his private lines).
@@ -705,7 +734,8 @@ class SessionCore:
         self._taken = ("act", "autoplay")
         bot = self.helper(seat)
         bot.observe([e for e in self.match.events() if e.visible_to(seat)])
-        self.tell("core.autoplay", seat)
+        if self._verb(seat) == Verbosity.VERBOSE:  # else the move itself, said at once, is the answer (#29)
+            self.tell("core.autoplay", seat)
         self._think(Think(seat, len(self.match.history), bot, self.match.state, autoplay=True))
 
     def _repeat(self, seat: int | None) -> None:

@@ -20,6 +20,7 @@ private lines was decided by the core (`SessionCore.hears_privately`); here:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import stat
@@ -178,12 +179,17 @@ class Table:
         return spell(text) if o.spell else text
 
     def say(self, o: Say) -> None:
-        text = self.render(o)
         utt = o.utterance
+        if o.verbosity < utt.least:
+            # #29: said in fuller profiles only (the next line says it too): its earcon alone
+            if utt.earcon and self.speaker is not None and o.listener is None:
+                self.speaker.say("", Priority.NOTIFICATION, utt.earcon, o.lang)
+            return
+        text = self.render(o)
         if o.listener is None:
             self._print(text)
             if self.speaker is not None:
-                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+                self._speak(self.speaker, o, text)
             for chans in self.channels.values():
                 for ch in chans:
                     if getattr(ch, "public", True):
@@ -196,12 +202,28 @@ class Table:
             # the shared screen shows only that something was said to them.
             note = catalog(o.lang).render(say("core.said_privately", player=Raw(name)))
             self._print(f"[{name}] {note}")
+            # #29: a line said to one seat alone (its secret, or a refusal, an answer) is marked
+            # private on every channel of that seat, as the shared screen says it went there
             for ch in chans:
-                ch.deliver(text, private=o.private, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
+                if isinstance(ch, SpeakerChannel):  # a private voice: the sequence too
+                    own = dataclasses.replace(utt, earcon=utt.earcon or "private")
+                    self._speak(ch.speaker, Say(o.listener, own, o.private, o.lang, o.verbosity, o.spell), text)
+                    continue
+                ch.deliver(text, private=True, priority=utt.priority, earcon=utt.earcon, lang=o.lang)
         else:
             self._print(f"[{name}] {text}")
             if self.speaker is not None:
-                self.speaker.say(text, utt.priority, utt.earcon, o.lang)
+                self._speak(self.speaker, o, text)
+
+    @staticmethod
+    def _speak(speaker: Any, o: Say, text: str) -> None:
+        """The voice gets the utterance as a sequence — its pauses and spelled parts — not the
+        flattened line (#29); a line spelled on a second « répète » is spelled whole."""
+        utt = o.utterance
+        if not o.spell and hasattr(speaker, "say_utterance"):
+            speaker.say_utterance(utt, o.verbosity, o.lang)
+        else:
+            speaker.say(text, utt.priority, utt.earcon, o.lang)
 
     def _print(self, text: str) -> None:
         """Print a line; a standard output closed under us (a pipe whose reader left, a

@@ -43,8 +43,9 @@ def test_drawn_tiles_are_a_count_and_hand_positions_are_the_one_numbering():
     hand = match.state.hands[seat]
     assert list(hand[ev.data["first"] - 1 :]) == ev.data["tiles"]  # drawn tiles go at the end
     utts = ui.narrate(ev, match)
-    assert render(utts)[0].endswith("dis « main ».") and "tuile" in render(utts)[0]
-    assert render(utts, "en")[0].endswith("say “hand”.")
+    # #29: a count (« main » reads them; said at the deal and in the help, not at every draw)
+    assert render(utts)[0].endswith("nouvelles tuiles.") or render(utts)[0].endswith("nouvelle tuile.")
+    assert " new tile" in render(utts, "en")[0]
     assert len([w for w in render(utts, "fr", Verbosity.TERSE)[0].split() if any(c.isalnum() for c in w)]) <= 3
     verbose = render(utts, "fr", Verbosity.VERBOSE)[0]
     assert f"{ev.data['first']} : " in verbose  # verbose lists them by their place in the hand

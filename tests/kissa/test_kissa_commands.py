@@ -48,7 +48,8 @@ def test_a_move_said_in_full_and_unambiguous_is_played_in_one_step():
     assert en.action == got.action
     events = m.play(0, got.action)
     said = " ".join(text(u) for e in events for u in ui.narrate(e, m))
-    assert "10 en A1 droite plus 29 en C4 bas égale 39 en E2 droite" in said and "34 points" in said
+    # #29: a number read to the right, the usual way, is said without its direction
+    assert "10 en A1 plus 29 en C4 bas égale 39 en E2." in said and "34 points" in said
 
 
 def test_a_number_in_two_places_is_asked_about():
@@ -233,6 +234,7 @@ def test_one_question_for_many_readings_cut_lists_say_so_and_peu_importe_settles
     assert q.count("choix ") == 8
     rest = got.resolve("la suite")
     assert isinstance(rest, Ask) and "choix 9 " in say_all(rest)
+    assert say_all(rest).startswith(f"Choix 9 à 16 sur {n} : ") and "premières" not in say_all(rest)  # #29
     assert isinstance(got.resolve("peu importe"), Act)  # settles every number at once
     assert isinstance(got.resolve("choix 3"), Act)
 

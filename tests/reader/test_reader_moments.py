@@ -139,7 +139,7 @@ def test_a_reader_bound_to_a_seat_speaks_for_that_seat_and_its_button_repeats():
     ev(s, HELLO, "r2")
     assert printed[-2:] == ["Lecteur 1 prêt.", "Lecteur 2 prêt."]
     ev(s, placed("kikoi:kimouss-house"), "r2")  # Paul's reader while Marie deals
-    assert heard[1].lines[-1] == ("C'est à Marie de poser un jeton.", False) and s.match.history == []
+    assert heard[1].lines[-1] == ("C'est à Marie de poser un jeton.", True) and s.match.history == []
     for i, tid in enumerate(("kimouss-house", "kimouss-eat", "kimouss-bike", "kimouss-forest")):
         ev(s, placed(f"kikoi:{tid}", slot=i), "r1")
     assert len(s.match.history) == 4 and s.match.current == 1
@@ -183,3 +183,17 @@ def test_specs_and_pairs_file(tmp_path, monkeypatch):
     with pytest.raises(PairsError):  # never read as « no pairs » (then overwritten): issue 25
         load_pairs()
     assert os.environ["COMPANION_READER_PAIRS"] == str(path)
+
+
+def test_learn_mode_ends_with_its_own_word_and_ending_it_twice_does_not_quit():
+    """#29 finding 2: « fin » ended « c'est quoi ? » and quit the game at once; now the mode
+    takes its « fin », and a second « fin » only asks whether to quit."""
+    s, printed, heard = table(channels=(1,))
+    ev(s, HELLO)
+    s.handle("Paul: c'est quoi ?")
+    s.handle("Paul: fin")
+    assert ("Fin de « c'est quoi ? ».", True) in heard[1].lines and s.core.running
+    s.handle("Paul: fin")
+    assert s.core.running and printed[-1].startswith("Quitter la partie ? Elle est enregistrée.")
+    s.handle("Paul: non")
+    assert s.core.running and printed[-1] == "On continue."

@@ -115,10 +115,13 @@ def test_two_pages_each_hear_their_own_secrets_only(browser, table: Table, axe_s
                    "the table did not hear of the other device")
         ctx_c.close()
 
-        # reloading the page catches up on everything it had
+        # reloading the page says « Reprise » and only what is new (#29); what it had is kept,
+        # folded outside the live log
         count = anne.locator("#log p").count()
         anne.reload()
-        anne.wait_for_function(f"document.querySelectorAll('#log p').length >= {count}")
+        anne.wait_for_function(f"document.querySelectorAll('details p').length >= {count}")
+        assert anne.locator("#log p.resumed").count() == 1
+        assert anne.locator("#log p.resumed").inner_text().startswith("Reprise")
 
         # axe-core: no violation on a seat page nor on the table page
         assert audit(anne, axe_source) == []

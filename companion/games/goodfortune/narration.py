@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import Event, Match
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, say
 
 from .speech import breakdown_msgs, charm_msg, number_of, seq, tile_msg, tiles_msg
 
@@ -88,12 +88,14 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
         extra = [say("goodfortune.ends_show", left=charm_msg(shows[0]), right=charm_msg(shows[1]))] if shows else []
         return [say("goodfortune.round_started", earcon="turn", round=d["round"], player=who(d["holder"]),
                     face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
-                    left=tile_msg(d["ends"][0]), right=tile_msg(d["ends"][1]))] + extra
+                    left=tile_msg(d["ends"][0]), right=tile_msg(d["ends"][1]),
+                    lnum=number_of(d["ends"][0]), rnum=number_of(d["ends"][1]))] + extra
     if t == "tile_pushed":
         return [say("goodfortune.pushed", earcon="move", player=who(d["seat"]), tile=tile_msg(d["tile"]),
                     number=number_of(d["tile"]))]
     if t == "order_decided":
-        return [say("goodfortune.order", face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
+        # terse and normal: the placements that follow, in order, say which went first (#29)
+        return [say("goodfortune.order", least=Verbosity.VERBOSE, face=face_msg(d["face"]), meaning=meaning_msg(d["face"]),
                     first=who(d["first"]), number=number_of(d["first_tile"]),
                     second=who(d["second"]), other=number_of(d["second_tile"]))]
     if t == "placement_choice":
@@ -134,7 +136,7 @@ def _placed(d: dict[str, Any], player: Raw) -> Utterance:
 
 
 def _ended(d: dict[str, Any], names: list[str]) -> list[Utterance]:
-    out = []
+    out = [say("goodfortune.ended", Priority.IMPORTANT)]  # why it ended (GF-11), then the scores
     for seat, groups in enumerate(d["breakdowns"]):
         parts = breakdown_msgs(groups) if groups else Msg("goodfortune.no_groups")
         out.append(say("goodfortune.final_score", Priority.IMPORTANT, player=Raw(names[seat]), n=d["scores"][seat],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import Event, Match
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, say
 
 from .notation import cell_msg, segment_msgs
 from .tiles import TILES
@@ -34,10 +34,11 @@ def crossings_msg(n: int) -> Msg:
     return Msg("kaliko.n_crossings", n=n) if n else Msg("kaliko.no_crossing")
 
 
-def path_msg(p: dict[str, Any]) -> Msg:
-    """One scoring path of a play: colour, segments, crossings, closed, main, points."""
+def path_msg(p: dict[str, Any], line: bool = False) -> Msg:
+    """One scoring path of a play: colour, segments, crossings, closed, main, points.
+    `line`: as a play's narration names it (kaliko.line: colour and closed, #29)."""
     return Msg(
-        "kaliko.path" if p["crossings"] else "kaliko.path_uncrossed",
+        "kaliko.line" if line else "kaliko.path" if p["crossings"] else "kaliko.path_uncrossed",
         colour=Msg(f"kaliko.colour_f.{p['colour']}"),
         segments=Msg("kaliko.n_segments", n=p["segments"]),
         crossings=crossings_msg(p["crossings"]),
@@ -70,7 +71,7 @@ def played_utterance(d: dict[str, Any], player: Raw) -> Utterance:
             cells=[cell_msg(*p["cell"]) for p in d["placements"]],
         )
     ]
-    parts += [path_msg(p) for p in paths]
+    parts += [path_msg(p, line=True) for p in paths]
     parts.append(Msg("kaliko.total", player=player, n=d["total"]))
     return Utterance(tuple(parts), Priority.MESSAGE, "score")
 
@@ -108,7 +109,8 @@ def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
     if t == "tiles_played":
         return [played_utterance(d, who(d["seat"]))]
     if t == "tiles_drawn":
-        return [say("kaliko.drawn", earcon="draw", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
+        # terse: the bag on request (« sac »): a routine draw is not news (#29)
+        return [say("kaliko.drawn", earcon="draw", least=Verbosity.NORMAL, player=who(d["seat"]), n=d["n"], bag=d["bag"])]
     if t == "tiles_drawn_private":
         first = d.get("first", 1)
         return [say("kaliko.you_drew", to=d["seat"], earcon="private", n=len(d["tiles"]), first=first,

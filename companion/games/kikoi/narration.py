@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import Event
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, say
 
 from .tokens import KIKOI, MOMENTS, is_white, token_from_id
 
@@ -91,9 +91,10 @@ def narrate(event: Event, players: list[str]) -> list[Utterance]:
     if kind == "deal_done":
         return [say("kikoi.deal_done", n=d["bag"])]
     if kind == "turn_began":
-        return [say("kikoi.turn", earcon="turn", player=name(d["seat"]))]
+        # terse: the question or the prompt that follows names the player (#29)
+        return [say("kikoi.turn", earcon="turn", least=Verbosity.NORMAL, player=name(d["seat"]))]
     if kind == "play_again":
-        return [say("kikoi.play_again", player=name(d["seat"]))]
+        return [say("kikoi.play_again", least=Verbosity.NORMAL, player=name(d["seat"]))]
     if kind == "asked":
         return [say("kikoi.asked", earcon="question", asker=name(d["asker"]), target=name(d["target"]),
                     token=tok(d["token"]))]

@@ -509,7 +509,11 @@ class KissaUI(GameUI):
         shown = legal[offset : offset + PAGE]
         more = len(legal) - offset - len(shown)
         places = [Msg("kissa.option", k=offset + k + 1, where=where(m)) for k, m in enumerate(shown)]
-        if more:
+        if offset:  # « la suite »: this page, not « les premières » again (#29)
+            question = say("kissa.which_reading_next" if more else "kissa.which_reading_last", n=len(legal),
+                           first=offset + 1, last=offset + len(shown), more=more, places=places,
+                           priority=Priority.MESSAGE, earcon="question", to=seat)
+        elif more:
             question = say("kissa.which_reading_cut", n=len(legal), shown=len(shown), more=more, places=places,
                            priority=Priority.MESSAGE, earcon="question", to=seat)
         else:

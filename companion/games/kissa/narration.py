@@ -37,11 +37,15 @@ def direction(cells: Sequence[int]) -> str | None:
     return DIRECTIONS.get((r1 - r0, c1 - c0))
 
 
-def number_msg(value: int, cells: Sequence[int]) -> Msg:
-    """"29 en C4 vers le bas" / "29 at C4 down"."""
+def number_msg(value: int, cells: Sequence[int], usual_right: bool = False) -> Msg:
+    """"29 en C4 vers le bas" / "29 at C4 down". `usual_right`: a number read to the right is
+    said without its direction (a move told to the table, #29: the fewest words that keep the
+    board in mind; readings and choices keep every direction, which tells them apart)."""
     d = direction(cells)
     if d is None:
         return Msg("kissa.num_at", value=str(value), cell=cell_name(cells[0]))
+    if usual_right and d == "right":
+        return Msg("kissa.num_right", value=str(value), cell=cell_name(cells[0]), dir=Msg("kissa.dir.right"))
     return Msg("kissa.num_dir", value=str(value), cell=cell_name(cells[0]), dir=Msg(f"kissa.dir.{d}"))
 
 
@@ -49,12 +53,13 @@ def names_cells(names: Sequence[str]) -> list[int]:
     return [parse_cell(n) for n in names]
 
 
-def equation_msg(op: str, values: Sequence[int], cells: Sequence[Sequence[int]] | None = None) -> Msg:
+def equation_msg(op: str, values: Sequence[int], cells: Sequence[Sequence[int]] | None = None,
+                 usual_right: bool = False) -> Msg:
     """"10 plus 29 égale 39", with where each number is when `cells` are given."""
     if cells is None:
         parts: list[Any] = [str(v) for v in values]
     else:
-        parts = [number_msg(v, c) for v, c in zip(values, cells, strict=True)]
+        parts = [number_msg(v, c, usual_right) for v, c in zip(values, cells, strict=True)]
     kind = "kissa.eq_times" if op == TIMES else "kissa.eq_plus"
     return Msg(kind, a=parts[0], b=parts[1], c=parts[2])
 
@@ -97,9 +102,9 @@ def narrate(event: Event, match: Any) -> list[Utterance]:
         return out
     if kind == "move_played":
         cells = [names_cells(d["operands"][0]), names_cells(d["operands"][1]), names_cells(d["result"])]
-        eq = equation_msg(d["op"], d["values"], cells)
-        plain = equation_msg(d["op"], d["values"])  # terse: the numbers name the move
-        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, values=plain, earcon="move")]
+        # #29: every verbosity says where each number went (terse: « 67 D8 bas fois 98 H2 »)
+        eq = equation_msg(d["op"], d["values"], cells, usual_right=True)
+        out = [say("kissa.move_played", player=player(match, d["seat"]), equation=eq, earcon="move")]
         if d["cleared"]:
             out.append(say("kissa.scored_cleared", n=d["score"], total=d["total"], earcon="score"))
         elif d["product"]:

@@ -45,6 +45,10 @@ CANCEL = frozenset(_clean(w) for w in ("annule la lecture", "annuler la lecture"
                                      "cancel the reading", "undo reading", "cancel reading"))
 STATUS = frozenset(_clean(w) for w in ("lecteur", "état du lecteur", "etat du lecteur", "le lecteur",
                                      "reader", "reader status"))
+# The words that end « c'est quoi ? » (#29): taken by the mode alone, so a second one asks
+# whether to quit, never quits (« fin » is also a quit word).
+DONE = frozenset(_clean(w) for w in ("fin", "fin de c'est quoi", "arrête", "stop", "assez", "c'est bon",
+                                   "end", "done", "enough", "stop what is this"))
 
 
 @dataclass
@@ -78,6 +82,7 @@ class ReaderPlay:
         seam.answers(LEARN, self._learn)
         seam.answers(CANCEL, self._cancel)
         seam.answers(STATUS, self._status)
+        seam.answers(DONE, self._done)
 
     @property
     def _seam(self) -> Seam:
@@ -102,6 +107,16 @@ class ReaderPlay:
         self._seam.taken("answer", "reader_learn")
         self.learning.add(seat)
         self._seam.say([say("core.reader.learn", Priority.TEXT, None, seat)])
+        return True
+
+    def _done(self, seat: int | None) -> bool:
+        """« fin » in « c'est quoi ? » mode ends the mode only (#29); outside it, the word is
+        not the reader's (« fin » then asks whether to quit)."""
+        if not self.readers or seat not in self.learning:
+            return False
+        self.learning.discard(seat)
+        self._seam.taken("answer", "reader_learn_done")
+        self._seam.say([say("core.reader.learn_over", Priority.MESSAGE, None, seat)])
         return True
 
     def _status(self, seat: int | None) -> bool:

@@ -425,13 +425,23 @@ class WebHub:
         name = self.names[seat]
         t = lambda msg_id, **p: html.escape(_t(lang, msg_id, **p))  # noqa: E731
         tag = t("core.web.private_tag")
-        lines = []
+        lines: list[str] = []
+        earlier: list[str] = []
+        channel = claim.channel
+        seen = channel.shown  # None: the first time this claim's page is shown
         last = 0
-        for h in claim.channel.since(0):
+        for h in channel.since(0):
             mark = f"<strong>{tag} </strong>" if h.private else ""
             cls = ' class="private"' if h.private else ""
-            lines.append(f"<p{cls}>{mark}{html.escape(h.text)}</p>")
+            (earlier if seen is not None and h.n <= seen else lines).append(f"<p{cls}>{mark}{html.escape(h.text)}</p>")
             last = h.n
+        if seen is not None:
+            # #29: a reloaded page says « Reprise » and only what is new; what was shown before
+            # stays one step away, outside the live log
+            lines.insert(0, f'<p class="resumed">{t("core.web.resumed" if lines else "core.web.resumed_nothing")}</p>')
+        channel.shown = max(seen or 0, last)
+        before = (f'<details><summary>{t("core.web.earlier")}</summary>{"".join(earlier)}</details>'
+                  if earlier else "")
         base = f"{PREFIX}/s/{request.match_info['token']}"
         buttons = "".join(f'<button type="button" data-say="{html.escape(word)}">{t("core.web.button." + cmd)}</button>'
                           for cmd, word in BUTTONS.get(lang, BUTTONS["fr"]))
@@ -454,7 +464,7 @@ class WebHub:
             f'<div role="group" aria-label="{t("core.web.buttons")}">{buttons}</div>'
             f'<p id="status" role="status"></p>'
             f'<h2 id="heard">{t("core.web.log_label")}</h2>'
-            f'<div id="log" role="log" aria-live="polite" aria-labelledby="heard" tabindex="0">{"".join(lines)}</div>'
+            f'{before}<div id="log" role="log" aria-live="polite" aria-labelledby="heard" tabindex="0">{"".join(lines)}</div>'
             f'<label class="check"><input type="checkbox" id="speak"> {t("core.web.speak_private")}</label>'
             f'<form id="leave" method="post" action="{base}/release">'
             f'<button type="submit">{t("core.web.release_button")}</button></form>'
@@ -532,6 +542,7 @@ class WebHub:
                                       ensure_ascii=False)
                     await resp.write(f"id: {h.n}\ndata: {data}\n\n".encode())
                     after = h.n
+                    channel.shown = max(channel.shown or 0, h.n)
                 if channel.closed:
                     note = _t(self.langs[seat], "core.web.released")
                     await resp.write(f"event: released\ndata: {note}\n\n".encode())

@@ -52,6 +52,9 @@ class SeatChannel:
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
         self.closed = False
+        # The last line a page has shown, None before its first page (#29: a reloaded page says
+        # « Reprise » and only what is new)
+        self.shown: int | None = None
 
     # --- the Channel protocol (table loop's thread) ---------------------------------------
     def deliver(self, text: str, *, private: bool, priority: Any = 0, earcon: str | None = None,

@@ -303,6 +303,8 @@ class Player:
                     if not self._silence(item, int(value)):
                         break
                     continue
+                # a spelled part is said character by character, a little slower (#29)
+                say_rate = max(80, int(rate * 0.8)) if kind == "spell" else rate
                 if kind == "audio":  # recorded sound: (samples, rate)
                     recorded, rec_sr = value
                     if not self._write(item, recorded, int(rec_sr)):
@@ -312,9 +314,9 @@ class Player:
                 if not text.strip():
                     continue
                 if not self.engine.produces_audio:
-                    self._speak_by_engine(item, text, rate, voice)
+                    self._speak_by_engine(item, text, say_rate, voice)
                     continue
-                stream = self._open(text, item.lang, rate, voice, early)
+                stream = self._open(text, item.lang, say_rate, voice, early if say_rate == rate else None)
                 early = None
                 streams.append(stream)
                 for chunk, sr in stream:

@@ -74,8 +74,8 @@ m("kikoi.started_physical", "Start of a game at a physical table: the players dr
   ("KIKOI à la table, {n} joueurs, {deal} jetons.", "KIKOI at the table, {n} players, {deal} tokens."))
 m("kikoi.red_on", "The red tokens are used this game (the companion puts them into the bag after its deal, RULES KI-3).",
   "Avec les jetons rouges : Kikonk, Kitourn et Kipirat, mis dans le sac après la distribution.",
-  "With the red tokens: Kikonk, Kitourn and Kipirat, put into the bag after the deal.", ("Rouges : oui.", "Red: yes."))
-m("kikoi.red_off", "The red tokens are not used this game.", "Sans jetons rouges.", "No red tokens.", ("Rouges : non.", "Red: no."))
+  "With the red tokens: Kikonk, Kitourn and Kipirat, put into the bag after the deal.", ("Avec les rouges.", "With red tokens."))
+m("kikoi.red_off", "The red tokens are not used this game.", "Sans jetons rouges.", "No red tokens.", ("Sans rouges.", "No red tokens."))
 m("kikoi.dealt", "Said privately: the tokens dealt to this player. {n}: count, {tokens}: a list.",
   ("Ton jeton : {tokens}.", "Tes {n} jetons : {tokens}."), ("Your token: {tokens}.", "Your {n} tokens: {tokens}."))
 m("kikoi.dealt_one", "Physical table, said privately: the token a player told is noted on their board.",
@@ -89,16 +89,17 @@ m("kikoi.play_again", "The player got the token and plays again.", "{player} rej
   ("Rejoue.", "Again."))
 m("kikoi.asked", "A request said aloud: {asker} asks {target} for {token}.",
   "{asker} demande à {target} {token}.", "{asker} asks {target} for {token}.",
-  ("{token}, {asker} à {target}.", "{token}, {asker} to {target}."))
+  ("{asker} demande {token} à {target}.", "{asker} asks {target} for {token}."),
+  terse_comment="Terse form of kikoi.asked: who asks, what, whom (#29: subject, verb, object; « Donné. » after it is then heard the right way round).")
 m("kikoi.kikonk_asked", "With the KIKONK, {asker} asks every player at once for {token}.",
   "{asker} demande à tout le monde {token}.", "{asker} asks everyone for {token}.",
-  ("{token}, à tous.", "{token}, to all."))
+  ("{asker} demande {token} à tous.", "{asker} asks all for {token}."))
 m("kikoi.given", "{giver} had the token and gives it to {receiver}.",
   "{giver} donne {token} à {receiver}.", "{giver} gives {token} to {receiver}.",
   ("Donné.", "Given."), terse_comment="Terse form of kikoi.given: the token was just named by the question.")
 m("kikoi.given_kikonk", "After a KIKONK request: {giver} had the token and gives it.",
   "{giver} avait {token} et le donne à {receiver}.", "{giver} had {token} and gives it to {receiver}.",
-  ("Donné par {giver} : {token}.", "Given by {giver}: {token}."))
+  ("{giver} donne {token}.", "{giver} gives {token}."))
 m("kikoi.refused", "The asked player does not have the token; the asker must draw.",
   "{target} ne l'a pas. {asker} pioche.", "{target} hasn't got it. {asker} draws.",
   ("Non.", "No."),
@@ -113,7 +114,7 @@ m("kikoi.bag_emptied", "The last token has left the bag.", "Le sac est vide !", 
 m("kikoi.no_draw", "A refused request with an empty bag: nothing to draw, the turn passes.",
   "Plus rien à piocher : le tour passe.", "Nothing left to draw: the turn passes.", ("Sac vide.", "Bag empty."))
 m("kikoi.drew", "Said privately to the drawer: the token they drew.", "Tu as pioché {token}.", "You drew {token}.",
-  ("Pioché : {token}.", "Drew: {token}."))
+  ("Pioché {token}.", "Drew {token}."))
 m("kikoi.good_draw", "The drawn token is the one asked for (\"bonne pioche\"). {n}: tokens left in the bag.",
   "Bonne pioche pour {player} !", "Good draw for {player}!", ("Bonne !", "Good!"),
   ("Bonne pioche pour {player} ! Sac : {n}.", "Good draw for {player}! Bag: {n}."),
@@ -142,19 +143,19 @@ m("kikoi.kipirat_drawn", "Said privately to the drawer of the KIPIRAT, which sta
   "You drew the Kipirat! Keep it secret: when a token passes between two other players, say \"kipirat\" to steal it.",
   ("Kipirat, en secret.", "Kipirat, secretly."))
 m("kikoi.stolen", "{pirate} played the KIPIRAT and steals the token meant for {receiver}.",
-  "Kipirat ! {pirate} vole {token} !", "Kipirat! {pirate} steals {token}!", ("Kipirat : {pirate}.", "Kipirat: {pirate}."))
+  "Kipirat ! {pirate} vole {token} !", "Kipirat! {pirate} steals {token}!", ("{pirate} vole {token} : Kipirat.", "{pirate} steals {token}: Kipirat."))
 m("kikoi.day_completed", "A player completed a KIKOI's day; said once, never repeated.",
   "{player} : le {kikoi} a fini sa journée !", "{player}: {kikoi} has finished its day!",
-  ("{kikoi} fini, {player} !", "{kikoi} done, {player}!"))
+  ("{player} finit {kikoi} !", "{player} completes {kikoi}!"))
 m("kikoi.passed", "The player could ask for nothing and passes.", "{player} passe.", "{player} passes.")
 m("kikoi.ended.all_days", "End: all five days are complete.", "Partie finie : les cinq journées sont complètes.",
-  "Game over: all five days are complete.", ("Fin.", "Game over."))
+  "Game over: all five days are complete.", ("Fin : cinq journées finies.", "Game over: five days complete."))
 m("kikoi.ended.stall", "End: the bag is empty and no token moved for the agreed rounds.",
   "Partie finie : le sac est vide et plus aucun jeton ne bouge.", "Game over: the bag is empty and no token moves any more.",
-  ("Fin.", "Game over."))
+  ("Fin : sac vide, plus rien ne bouge.", "Game over: bag empty, nothing moves."))
 m("kikoi.ended.bag_empty", "End (variant): the round in which the bag emptied is over.",
   "Partie finie : le sac est vide et le tour de table est fini.", "Game over: the bag is empty and the round is over.",
-  ("Fin.", "Game over."))
+  ("Fin : sac vide, tour fini.", "Game over: bag empty, round over."))
 m("kikoi.final_days", "A player's completed days. {n}: how many, {days}: the KIKOI.",
   ("{player} : {n} journée, {days}.", "{player} : {n} journées, {days}."),
   ("{player}: {n} day, {days}.", "{player}: {n} days, {days}."))

@@ -24,11 +24,21 @@ m = T.m
 
 
 # --- numbers, directions, equations ----------------------------------------------------
+# #29: terse says where every number went in the fewest words (« 67 D8 bas »); a number read
+# to the right, the way a line is read, is said without its direction (« 98 H2 »).
 m("kissa.num_at", "A one-cell number and where it is. {value}: the number; {cell}: its cell, like E5.",
-  "{value} en {cell}", "{value} at {cell}")
+  "{value} en {cell}", "{value} at {cell}",
+  terse=("{value} {cell}", "{value} {cell}"),
+  terse_comment="Terse form of kissa.num_at: the number and its cell, nothing between (« 7 E5 »).")
 m("kissa.num_dir", "A number, the cell of its first digit and its reading direction. {dir}: kissa.dir.*.",
   "{value} en {cell} {dir}", "{value} at {cell} {dir}",
-  terse=("{value} en {cell}", "{value} at {cell}"))
+  terse=("{value} {cell} {dir}", "{value} {cell} {dir}"),
+  terse_comment="Terse form of kissa.num_dir: number, first cell, direction (« 67 D8 bas »).")
+m("kissa.num_right", "A number read to the right (the usual way) in a move said to the table: its first cell only. {dir}: kissa.dir.right.",
+  "{value} en {cell}", "{value} at {cell}",
+  terse=("{value} {cell}", "{value} {cell}"),
+  verbose=("{value} en {cell} {dir}", "{value} at {cell} {dir}"),
+  terse_comment="Terse form of kissa.num_right: number and first cell (« 98 H2 »).")
 # a direction is said in one or a few words (« 29 en C4 bas »), in full when verbose
 for key, fr, en, fr_full, en_full in [
     ("right", "droite", "right", "vers la droite", "to the right"),
@@ -91,17 +101,19 @@ m("kissa.digit_count", "How many times a digit is on the board. {digit}: the dig
 m("kissa.unusual_counts", "Warning: a real board has ten of each digit. {counts}: the digits that differ.",
   "Attention, un vrai plateau a dix jetons de chaque chiffre ; ici : {counts}. Vérifiez la saisie.",
   "Careful, a real board has ten of each digit; here: {counts}. Check the entry.")
-m("kissa.move_played", "A move. {player}: who played; {equation}: the three numbers with where they were; {values}: the three numbers alone (terse).",
+m("kissa.move_played", "A move. {player}: who played; {equation}: the three numbers with where they were.",
   "{player} : {equation}.", "{player}: {equation}.",
-  terse=("{player} : {values}.", "{player}: {values}."),
-  terse_comment="Terse form of kissa.move_played: the equation's three numbers, no cells.")
+  terse=("{player} joue {equation}.", "{player} plays {equation}."),
+  terse_comment="Terse form of kissa.move_played: who played, then the three numbers each with its first cell (#29).")
 m("kissa.scored", "Score of an addition. {n}: points; {total}: the player's total; {left}: tokens left.",
-  ("{n} point, total {total}. Reste {left} jetons.", "{n} points, total {total}. Reste {left} jetons."),
-  ("{n} point, total {total}. {left} tokens left.", "{n} points, total {total}. {left} tokens left."),
-  terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")))
+  ("{n} point, total {total}.", "{n} points, total {total}."),
+  ("{n} point, total {total}.", "{n} points, total {total}."),
+  terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")),
+  verbose=(("{n} point, total {total}. Reste {left} jetons.", "{n} points, total {total}. Reste {left} jetons."),
+           ("{n} point, total {total}. {left} tokens left.", "{n} points, total {total}. {left} tokens left.")))
 m("kissa.scored_product", "Score of a multiplication (doubled). {base}: the token sum; {n}: points; {total}; {left}: tokens left.",
-  ("{n} point ({base} doublé), total {total}. Reste {left} jetons.", "{n} points ({base} doublé), total {total}. Reste {left} jetons."),
-  ("{n} point ({base} doubled), total {total}. {left} tokens left.", "{n} points ({base} doubled), total {total}. {left} tokens left."),
+  ("{n} point, doublé, total {total}.", "{n} points, doublé, total {total}."),
+  ("{n} point, doubled, total {total}.", "{n} points, doubled, total {total}."),
   terse=(("{n} point.", "{n} points."), ("{n} point.", "{n} points.")),
   verbose=(("Multiplication, {base} doublé : {n} point, total {total}. Reste {left} jetons.", "Multiplication, {base} doublé : {n} points, total {total}. Reste {left} jetons."),
            ("Multiplication, {base} doubled: {n} point, total {total}. {left} tokens left.", "Multiplication, {base} doubled: {n} points, total {total}. {left} tokens left.")),
@@ -114,7 +126,8 @@ m("kissa.stuck", "The player to move finds no solution; the tokens left count tw
    "Plus aucune solution pour {player}. Il reste {tokens} jetons, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}."),
   ("No solution left for {player}. {tokens} token is left, worth {remaining}, doubled: {penalised} loses {penalty} points, total {total}.",
    "No solution left for {player}. {tokens} tokens are left, worth {remaining}, doubled: {penalised} loses {penalty} points, total {total}."),
-  terse=(("Bloqué : {penalised} moins {penalty}.", "Bloqué : {penalised} moins {penalty}."), ("Stuck: {penalised} minus {penalty}.", "Stuck: {penalised} minus {penalty}.")))
+  terse=(("Bloqué : {penalised} perd {penalty}.", "Bloqué : {penalised} perd {penalty}."), ("Stuck: {penalised} loses {penalty}.", "Stuck: {penalised} loses {penalty}.")),
+  terse_comment="Terse form of kissa.stuck: who loses how much (#29: subject, verb, object).")
 m("kissa.declared", "At a physical table, {player} declares no solution; {penalised} loses the doubled value of the {tokens} tokens left.",
   ("{player} déclare ne trouver aucune solution. Il reste {tokens} jeton, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}.",
    "{player} déclare ne trouver aucune solution. Il reste {tokens} jetons, valeur {remaining}, doublée : {penalised} perd {penalty} points, total {total}."),
@@ -129,7 +142,8 @@ m("kissa.winner", "The winner. {player}: name.", "{player} gagne !", "{player} w
 m("kissa.tie", "Several players share the win. {players}: their names.", "Égalité : {players} gagnent ensemble.", "A tie: {players} share the win.")
 m("kissa.game_ended", "The end of the game. {reason}: why; {scores}: every score; {result}: who won.",
   "Fin de la partie, {reason}. Scores : {scores}. {result}", "Game over, {reason}. Scores: {scores}. {result}",
-  terse=("Fin. {scores}. {result}", "Game over. {scores}. {result}"))
+  terse=("Fin : {reason}. {scores}. {result}", "Game over: {reason}. {scores}. {result}"),
+  terse_comment="Terse form of kissa.game_ended: why it ended, the scores, who won (#29).")
 
 # --- commands ----------------------------------------------------------------------------
 m("kissa.say_which_row", "Board entry: the row number is needed because every row is already entered.",
@@ -166,6 +180,14 @@ m("kissa.which_reading_cut", "The same question when the list is cut: says how m
    "Il y en a {n}, voici les {shown} premières : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe »."),
   ("There are {n}; the first {shown}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”.",
    "There are {n}; the first {shown}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”."))
+m("kissa.which_reading_next", "« La suite » after kissa.which_reading_cut: the next page of the list (#29: not « les premières » again). {first}, {last}: the options read now; {n}: how many in all; {more}: how many after them; {places}.",
+  ("Choix {first} à {last} sur {n} : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe ».",
+   "Choix {first} à {last} sur {n} : {places}. « La suite » pour les {more} autres, ou dis le choix, une case, ou « peu importe »."),
+  ("Options {first} to {last} of {n}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”.",
+   "Options {first} to {last} of {n}: {places}. “More” for the other {more}, or say the option, a cell, or “whichever”."))
+m("kissa.which_reading_last", "« La suite » reached the end of the list. {first}, {last}: the options read now; {n}: how many in all; {places}.",
+  "Choix {first} à {last}, les derniers sur {n} : {places}. Dis le choix, une case, ou « peu importe ».",
+  "Options {first} to {last}, the last of {n}: {places}. Say the option, a cell, or “whichever”.")
 m("kissa.option", "One choice in a list. {k}: its number; {where}: the number and where it is.",
   "choix {k} : {where}", "option {k}: {where}")
 m("kissa.move_dropped", "The player gave up the move being asked about.",
