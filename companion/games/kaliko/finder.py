@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
-from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr, hex_distance
+from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
+
+_Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
 
 
 @dataclass(frozen=True)
@@ -93,24 +95,43 @@ class Finder:
         for cell, edge, colour in open_ends(self.old):
             self._targets[colour].append((cell_qr(cell), cell, edge))
         self._far = 99
+        # Before it joins, a walk only places tiles in cells empty in the old pattern where a
+        # tile of the hand fits the old neighbours (more neighbours only narrow that): the
+        # reach pruning measures its distances through those cells alone.
+        self._passable = self._passable_cells()
         self._start: tuple[int, int] = (0, 0)
         self._dist: dict[int, dict[int, int]] = {}
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes
         after the walk's start in the canonical order (see `_walk`)."""
-        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start}
+        passable = self._passable
+        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start and c in passable}
         frontier = list(dist)
         for d in range(1, self.max_tiles + 1):
             nxt = []
             for c in frontier:
                 for step in STEP:
                     n = c + step
-                    if n not in dist:
+                    if n not in dist and n in passable:
                         dist[n] = d
                         nxt.append(n)
             frontier = nxt
         self._dist = {colour: dist}
+
+    def _passable_cells(self) -> set[int]:
+        board, out = self.old, set()
+        frontier = {c + s for c in board for s in STEP} - board.keys()
+        for _ in range(self.max_tiles + 1):
+            nxt = set()
+            for c in frontier:
+                if c in out:
+                    continue
+                if any(ot in self._mine for ot in FITS[constraints_key(board, c)]):
+                    out.add(c)
+                    nxt.update(c + s for s in STEP if c + s not in board)
+            frontier = nxt
+        return out
 
     # --- tiles that fit ------------------------------------------------------------------
     def fits(self, cell: int) -> list[int]:
@@ -149,33 +170,39 @@ class Finder:
                 if join is not None and join > self._start:
                     return True
             return False
-        here = cell_qr(cell)
-        ends_old: list[tuple[int, int]] = []
+        lim = left - 1
+        hq, hr = cell >> _Q, cell & _R  # packed cells: hex distances without unpacking
+        ends_old: list[int] = []
         ends_new: list[int] = []
+        start, steps, back = self._start, STEP, (3, 4, 5, 0, 1, 2)
         for n, ot in self.new.items():
             col = COLOUR[ot]
             for f in range(6):
                 if col[f] != colour:
                     continue
-                w = n + STEP[f]
-                if w in board or (w == cell and (f + 3) % 6 == entry):
+                w = n + steps[f]
+                if w in board or (w == cell and back[f] == entry):
                     continue
                 join = self._leads_to_old(n, f)
-                if join is not None and join > self._start:
-                    wq = cell_qr(w)
-                    if hex_distance(here, wq) <= left - 1:
-                        return True
-                    ends_old.append(wq)
-                elif join is None:
+                if join is None:
                     ends_new.append(w)
-        if left < 2 or not ends_new:
+                elif join > start:
+                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= lim:
+                        return True
+                    ends_old.append(w)
+        if not ends_new:
             return False
-        to_new = min(hex_distance(here, cell_qr(j)) for j in ends_new)
-        from_new = min(dist_old.get(j, far) for j in ends_new)
+        to_new = far
+        from_new = far
         for j in ends_new:
-            jq = cell_qr(j)
+            jq, jr = j >> _Q, j & _R
+            dq, dr = jq - hq, jr - hr
+            to_new = min(to_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
+            from_new = min(from_new, dist_old.get(j, far))
             for t in ends_old:
-                from_new = min(from_new, hex_distance(jq, t))
+                dq, dr = (t >> _Q) - jq, (t & _R) - jr
+                from_new = min(from_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
         return to_new + from_new + 2 <= left
 
     def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
