@@ -22,12 +22,20 @@ can only add one segment (five empty neighbours) when that cannot beat the best 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
+
+
+CLOCK_EVERY = 256  # nodes between two looks at the clock of a search with a deadline
+
+
+class _Stopped(Exception):
+    """The search's work budget or deadline ran out (`Finder.complete` is then False)."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +79,20 @@ class Finder:
         double_main_only: bool = False,
         max_tiles: int = 7,
         best_only: bool = False,
+        budget: int | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """`budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
+        anytime: it stops when either runs out, keeps what it found and sets `complete`
+        False. A budget gives the same answer on any machine (bots, RULES-free of time);
+        only what a player waits for passes a deadline."""
         self.best_only = best_only and not double_main_only
+        self.budget, self.deadline, self._clock = budget, deadline, clock
+        self.complete = True
+        self._check_at = float("inf")
+        if budget is not None or deadline is not None:
+            self._check_at = 0
         self.best: Found | None = None
         self.best_score = -1
         self._seen: set[frozenset[tuple[int, int]]] = set()
@@ -221,6 +241,18 @@ class Finder:
             c = n
         return None  # pragma: no cover - a loop of new tiles only
 
+    def _checkpoint(self) -> None:
+        """Called when `nodes` reaches `_check_at`: stop when the budget or deadline is spent."""
+        if self.budget is not None and self.nodes >= self.budget:
+            raise _Stopped
+        nxt = float("inf")
+        if self.deadline is not None:
+            assert self._clock is not None, "a deadline needs a clock"
+            if self._clock() >= self.deadline:
+                raise _Stopped
+            nxt = self.nodes + CLOCK_EVERY
+        self._check_at = min(nxt, self.budget) if self.budget is not None else nxt
+
     def _place(self, cell: int, ot: int) -> None:
         self.board[cell] = ot
         self.new[cell] = ot
@@ -233,6 +265,20 @@ class Finder:
 
     # --- the walk -------------------------------------------------------------------------
     def run(self) -> list[Found]:
+        try:
+            if self._check_at <= 0:
+                self._checkpoint()
+            self._search()
+        except _Stopped:
+            self.complete = False
+        if self.best_only:
+            if self.best is None:
+                return []
+            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
+            return [Found(self.best.placements, verdict)]
+        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+    def _search(self) -> None:
         starts = sorted(set((c, e) for c, e, _ in open_ends(self.old)))
         for cell, edge in starts:
             if cell in self.board:
@@ -244,12 +290,6 @@ class Finder:
                 self._place(cell, ot)
                 self._advance(cell, edge, cell, edge, colour)
                 self._remove(cell)
-        if self.best_only:
-            if self.best is None:
-                return []
-            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
-            return [Found(self.best.placements, verdict)]
-        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
 
     def _advance(self, x: int, e: int, c: int, inn: int, colour: int) -> None:
         """Follow the forward end of a walk that has not joined an old path yet, from the
@@ -271,6 +311,8 @@ class Finder:
         """The forward end of an unjoined walk faces empty cell `z` by edge `g`: it must go
         on (it may not stop before joining), while an old path is still within reach."""
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._checkpoint()
         if len(self.new) >= self.max_tiles or not self._reachable(z, g, colour):
             return  # RULES K-10: this walk can no longer join a second old path
         for ot in self.fits(z):
@@ -288,6 +330,8 @@ class Finder:
         that the path is scoring and both ends may be extended freely.
         """
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._checkpoint()
         seq, closed = trace(self.board, x, e)
         if closed:
             return self._candidate(seq, True)
@@ -450,3 +494,50 @@ def naive_plays(
 
     grow()
     return sorted(found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+
+def search_best(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+    budget: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[Found | None, bool]:
+    """The best play found within a work budget and/or deadline, and whether it is proven
+    best. Anytime: the plays of up to 3 tiles first (a few milliseconds), then the whole
+    search with what is left; when that completes the answer is `best_play`'s exactly."""
+    opts = (crossings_new_tiles_only, double_main_only)
+    best: Found | None = None
+    used = 0
+    if max_tiles > 3:
+        first = Finder(board, hand, *opts, 3, best_only=True, budget=budget, deadline=deadline, clock=clock)
+        got = first.run()
+        best, used = (got[0] if got else None), first.nodes
+        if not first.complete:
+            return best, False
+    rest = None if budget is None else max(budget - used, 0)
+    full = Finder(board, hand, *opts, max_tiles, best_only=True, budget=rest, deadline=deadline, clock=clock)
+    got = full.run()
+    if full.complete:
+        return (got[0] if got else None), True
+    if got and (best is None or got[0].score > best.score):
+        best = got[0]
+    return best, False
+
+
+def search_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[list[Found], bool]:
+    """The legal plays found before the deadline, best first, and whether that is all of them."""
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, deadline=deadline, clock=clock)
+    found = finder.run()
+    return found, finder.complete
