@@ -507,15 +507,22 @@ def search_best(
     clock: Callable[[], float] | None = None,
 ) -> tuple[Found | None, bool]:
     """The best play found within a work budget and/or deadline, and whether it is proven
-    best. Anytime: the plays of up to 3 tiles first (a few milliseconds), then the whole
-    search with what is left; when that completes the answer is `best_play`'s exactly."""
+    best. Anytime: the plays of up to 2 tiles first (milliseconds; past a deadline too, so
+    that a player hears a play whenever a short one exists), then of up to 3, then the
+    whole search with what is left; when that completes the answer is `best_play`'s."""
     opts = (crossings_new_tiles_only, double_main_only)
     best: Found | None = None
     used = 0
-    if max_tiles > 3:
-        first = Finder(board, hand, *opts, 3, best_only=True, budget=budget, deadline=deadline, clock=clock)
+    for size in (2, 3):
+        if max_tiles <= size:
+            break
+        timed = size > 2
+        first = Finder(board, hand, *opts, size, best_only=True, budget=None if budget is None else max(budget - used, 0),
+                       deadline=deadline if timed else None, clock=clock if timed else None)
         got = first.run()
-        best, used = (got[0] if got else None), first.nodes
+        used += first.nodes
+        if got and (best is None or got[0].score > best.score):
+            best = got[0]
         if not first.complete:
             return best, False
     rest = None if budget is None else max(budget - used, 0)
