@@ -27,7 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.kaliko.scoring import Verdict, old_runs, score_paths, self_crossings, trace
-from companion.games.kaliko.tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr, hex_distance
+from companion.games.kaliko.tiles import (
+    COLOUR,
+    FITS,
+    OT_NUMBER,
+    PARTNER,
+    ROTATIONS,
+    STEP,
+    cell_qr,
+    hex_distance,
+)
 
 
 @dataclass(frozen=True)
