@@ -31,7 +31,8 @@ from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
 
 
-CLOCK_EVERY = 256  # nodes between two looks at the clock of a search with a deadline
+CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a deadline
+SCORE_WORK = 3  # scoring a candidate costs about 3 nodes of the walk (profile of bench/kaliko_best.py)
 
 
 class _Stopped(Exception):
@@ -95,7 +96,7 @@ class Finder:
             self._check_at = 0
         self.best: Found | None = None
         self.best_score = -1
-        self._seen: set[frozenset[tuple[int, int]]] = set()
+        self._seen: dict[frozenset[tuple[int, int]], int] = {}  # best_only: each play's score
         self.old = dict(board)
         self.hand = list(dict.fromkeys(hand))
         self.opts = (crossings_new_tiles_only, double_main_only)
@@ -240,6 +241,11 @@ class Finder:
             out = PARTNER[t][(out + 3) % 6]
             c = n
         return None  # pragma: no cover - a loop of new tiles only
+
+    def _work(self, n: int) -> None:
+        self.nodes += n
+        if self.nodes >= self._check_at:
+            self._checkpoint()
 
     def _checkpoint(self) -> None:
         """Called when `nodes` reaches `_check_at`: stop when the budget or deadline is spent."""
@@ -386,16 +392,20 @@ class Finder:
             return None
         key = frozenset(self.new.items())
         if self.best_only:
+            known = self._seen.get(key)
+            if known is not None:
+                return known  # the same play reached by another walk: not scored again
+            self._work(SCORE_WORK)
             score = quick_score(self.board, self.new, self.opts[0])
-            if key not in self._seen:
-                self._seen.add(key)
-                if score > self.best_score:
-                    self.best_score = score
-                    self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
+            self._seen[key] = score
+            if score > self.best_score:
+                self.best_score = score
+                self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
             return score
         found = self.found.get(key)
         if found is not None:
             return found.score
+        self._work(2 * SCORE_WORK)
         verdict = score_paths(self.board, dict(self.new), *self.opts)
         if verdict.legal:
             self.found[key] = Found(tuple(sorted(self.new.items())), verdict)
