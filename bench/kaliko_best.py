@@ -70,7 +70,7 @@ def timings(pos: list[tuple[int, dict[int, int], list[int]]]) -> list[dict[str, 
         new, c_new, w_new = timed(lambda b=board, h=hand: best_play(b, h))
         was, c_old, w_old = timed(lambda b=board, h=hand: old.best_play(b, h))
         (hint, proven), _, w_hint = timed(lambda b=board, h=hand: search.best_within(b, h, False, False))
-        (_, _), _, w_moves = timed(lambda b=board, h=hand: search.plays_within(b, h, False, False))
+        _, _, w_moves = timed(lambda b=board, h=hand: search.count_within(b, h, False, False))
         (_, bot_proven), _, w_bot = timed(lambda b=board, h=hand: search_best(b, h, budget=BUDGET))
         rows.append({
             "new": new.score if new else 0, "old": was.score if was else 0, "same": (new.placements if new else None) == (was.placements if was else None),

@@ -55,7 +55,7 @@ from .notation import (
 from .phrases import Ambiguous, read_steps, read_tiles, shape_gaps, vocab
 from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
-from .search import best_within, plays_within
+from .search import best_within, count_within, plays_within
 from .tiles import (
     COLOUR,
     COLOURS,
@@ -529,11 +529,10 @@ class KalikoUI(GameUI):
         return Answer(out)
 
     def _cmd_moves(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        found, proven = plays_within(*self._search_args(match, seat))  # issue 26: a deadline
-        top = found[0].score if found else 0
-        return Answer([_answer("kaliko.moves" if proven else "kaliko.moves_found", seat, n=len(found), best=top)])
+        n, top, proven = count_within(*self._search_args(match, seat))  # issue 26: a deadline
+        return Answer([_answer("kaliko.moves" if proven else "kaliko.moves_found", seat, n=n, best=top)])
 
-    def _search_args(self, match: Match[Any, Any], seat: int) -> tuple[Any, ...]:
+    def _search_args(self, match: Match[Any, Any], seat: int) -> tuple[dict[int, int], list[int], bool, bool]:
         config = self.game.config
         return (packed_board(match.state.board), list(self._hand(match, seat)),
                 config["crossings_new_tiles_only"], config["double_main_only"])

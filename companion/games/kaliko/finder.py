@@ -144,7 +144,7 @@ class Finder:
         board, out = self.old, set()
         frontier = {c + s for c in board for s in STEP} - board.keys()
         for _ in range(self.max_tiles + 1):
-            nxt = set()
+            nxt: set[int] = set()
             for c in frontier:
                 if c in out:
                     continue
@@ -271,18 +271,23 @@ class Finder:
 
     # --- the walk -------------------------------------------------------------------------
     def run(self) -> list[Found]:
-        try:
-            if self._check_at <= 0:
-                self._checkpoint()
-            self._search()
-        except _Stopped:
-            self.complete = False
+        self.walk()
         if self.best_only:
             if self.best is None:
                 return []
             verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
             return [Found(self.best.placements, verdict)]
         return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+    def walk(self) -> None:
+        """The search alone, until done or stopped (`complete`): the plays are in `found`
+        (unsorted) or, best_only, the best in `best`; `run` returns them as a list."""
+        try:
+            if self._check_at <= 0:
+                self._checkpoint()
+            self._search()
+        except _Stopped:
+            self.complete = False
 
     def _search(self) -> None:
         starts = sorted(set((c, e) for c, e, _ in open_ends(self.old)))
@@ -558,3 +563,18 @@ def search_plays(
     finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, deadline=deadline, clock=clock)
     found = finder.run()
     return found, finder.complete
+
+
+def count_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[int, int, bool]:
+    """How many legal plays were found (within the deadline), the best score among them, and
+    whether that is all of them (`coups`: no list to sort, so the answer is not late)."""
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock)
+    finder.walk()
+    return len(finder.found), max((f.score for f in finder.found.values()), default=0), finder.complete
