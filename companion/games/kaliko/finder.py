@@ -196,6 +196,33 @@ class Finder:
         ends_old: list[int] = []
         ends_new: list[int] = []
         start, steps, back = self._start, STEP, (3, 4, 5, 0, 1, 2)
+        if left == 2:  # (at 3 tiles left the second pass cost more than it saved)
+            # Near the end of the hand the test below holds only through a free end within
+            # `lim` of here leading into old tiles, or (its second clause) with a new-only
+            # free end within `left - 2` of here; only new tiles within `left` cells can have
+            # either. Without the second kind the answer is the first, found here.
+            near_new = False
+            for n, ot in self.new.items():
+                dq, dr = (n >> _Q) - hq, (n & _R) - hr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > left:
+                    continue
+                col = COLOUR[ot]
+                for f in range(6):
+                    if col[f] != colour:
+                        continue
+                    w = n + steps[f]
+                    if w in board or (w == cell and back[f] == entry):
+                        continue
+                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
+                    d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    if d <= lim:
+                        join = self._leads_to_old(n, f)
+                        if join is None:
+                            near_new = near_new or d <= left - 2
+                        elif join > start:
+                            return True
+            if not near_new:
+                return False
         for n, ot in self.new.items():
             col = COLOUR[ot]
             for f in range(6):
