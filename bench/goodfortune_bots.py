@@ -1,13 +1,15 @@
-"""Good Fortune: the searching bot against the greedy bot over 500 seeded games.
+"""Good Fortune: the searching bot against the greedy bot over 500 fresh games.
 
-Seats alternate with the seed (even seeds: search is seat 0). Prints the searching bot's
+Game seeds are drawn fresh each run (the run's seed is printed; a fourth argument replays
+it); seats alternate with the seed (even seeds: search is seat 0). Rates carry their 95 %
+interval. Prints the searching bot's
 win / draw / loss rates and mean score margin; the same figures for greedy against greedy
 on the same seeds (the baseline: seat luck); the searching bot's time per decision (median,
 90th percentile, max), the greedy bot's median for comparison, and how often the search
 reached the end of the game exactly. Each search decision is bounded by a node budget
 (deterministic) and a one-second cap.
 
-Run: .venv/bin/python bench/goodfortune_bots.py [games] [max_nodes] [workers]
+Run: .venv/bin/python bench/goodfortune_bots.py [games] [max_nodes] [workers] [run-seed]
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from winrate import game_seeds, rate, run_seed  # noqa: E402
 
 from companion.core import Match, Rng  # noqa: E402
 from companion.games.goodfortune import Rules  # noqa: E402
@@ -60,29 +65,33 @@ def play(args: tuple[int, int, bool]) -> dict[str, object]:
             "other_times": times[1 - hero], "exact": exact, "decisions": decisions}
 
 
-def summary(results: list[dict[str, object]]) -> tuple[float, float, float, float]:
+def summary(results: list[dict[str, object]]) -> tuple[str, str, str, float]:
     n = len(results)
-    wins = sum(1 for r in results if r["margin"] > 0)
+    wins = sum(1 for r in results if r["margin"] > 0)  # type: ignore[operator]
     draws = sum(1 for r in results if r["margin"] == 0)
-    margin = statistics.mean(r["margin"] for r in results)
-    return wins / n, draws / n, (n - wins - draws) / n, margin
+    margin = statistics.mean(r["margin"] for r in results)  # type: ignore[misc]
+    return rate(wins, n), rate(draws, n), rate(n - wins - draws, n), margin
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     max_nodes = int(sys.argv[2]) if len(sys.argv) > 2 else MAX_NODES
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    print(f"Good Fortune bots: {games} seeded games (seeds 0-{games - 1}), synthetic deck, default rules")
+    seed = run_seed(int(sys.argv[4]) if len(sys.argv) > 4 else None)
+    # the seat follows the seed's parity (`play`): keep even and odd seeds alternating
+    seeds = [s - s % 2 + i % 2 for i, s in enumerate(game_seeds(seed, games))]
+    print(f"Good Fortune bots: {games} fresh games (run seed {seed}; `{games} {max_nodes} {workers} {seed}` "
+          "replays), synthetic deck, default rules")
     print(f"search budget: max_nodes={max_nodes} per decision, max_seconds={MAX_SECONDS}; {workers} worker(s)")
     t0 = time.perf_counter()
     with Pool(workers) as pool:
-        hero = pool.map(play, [(s, max_nodes, False) for s in range(games)], chunksize=5)
-        base = pool.map(play, [(s, max_nodes, True) for s in range(games)], chunksize=10)
+        hero = pool.map(play, [(s, max_nodes, False) for s in seeds], chunksize=5)
+        base = pool.map(play, [(s, max_nodes, True) for s in seeds], chunksize=10)
     wall = time.perf_counter() - t0
     w, d, lo, mg = summary(hero)
     bw, bd, bl, bm = summary(base)
-    print(f"search vs greedy : win {w:6.1%}  draw {d:5.1%}  loss {lo:6.1%}  mean margin {mg:+.1f} points")
-    print(f"greedy vs greedy : win {bw:6.1%}  draw {bd:5.1%}  loss {bl:6.1%}  mean margin {bm:+.1f} points (same seats, baseline)")
+    print(f"search vs greedy : win {w}  draw {d}  loss {lo}  mean margin {mg:+.1f} points")
+    print(f"greedy vs greedy : win {bw}  draw {bd}  loss {bl}  mean margin {bm:+.1f} points (same seats, baseline)")
     st = [t for r in hero for t in r["hero_times"]]
     gt = [t for r in hero for t in r["other_times"]]
     q = statistics.quantiles(st, n=10)

@@ -1,37 +1,49 @@
-"""Kaliko best-play search: the exhaustive finder against naive generate-and-test.
+"""Kaliko best play: the finder of issue 26 against the frozen pre-issue finder, on fresh positions.
 
-Positions: mid-game positions of seeded greedy-bot games, 30-40 tiles down, the player to
-move holding 7 tiles. For each: the time of the exhaustive best-play search (every legal
-play of 1-7 tiles, pruned by open ends and parity), then the time of the finder and of a
-naive generate-and-test search at the same scope (plays of up to NAIVE_TILES tiles: the
-naive search cannot finish 7-tile plays), checking that both find the same plays.
-Prints medians, maxima and ratios. Run: .venv/bin/python bench/kaliko_best.py [positions]
+Positions: mid-game positions of greedy-bot games (3-tile plays) from game seeds drawn fresh
+each run (the run's seed is printed: `--seed S` replays it), 30-40 tiles down, the player to
+move holding 7 tiles. For each: the CPU time (process time) and wall time of `best_play`,
+of the old finder's best play (bench/kaliko_finder_old.py, measured in the same run), the
+check that the best score equals the maximum of the old exhaustive listing
+(`Finder(board, hand).run()`), and the wall time of what a player waits for within the
+deadline (« meilleur », `coups`) and of a bot's move within its work budget.
+Then the same timings with the process held to one core (`taskset -c 0`), printed beside.
+
+Run: /work/main/.venv/bin/python bench/kaliko_best.py [--positions 30] [--seed S]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import random
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import kaliko_finder_old as old  # noqa: E402
 
 from companion.core import Match, Rng  # noqa: E402
-from companion.games.kaliko.bot import GreedyBot  # noqa: E402
-from companion.games.kaliko.finder import Finder, best_play, naive_plays  # noqa: E402
+from companion.games.kaliko import search  # noqa: E402
+from companion.games.kaliko.bot import BUDGET, GreedyBot  # noqa: E402
+from companion.games.kaliko.finder import Finder, best_play, search_best  # noqa: E402
 from companion.games.kaliko.rules import Kaliko, packed_board  # noqa: E402
 
-NAIVE_TILES = 2
 
-
-def positions(n: int) -> list[tuple[int, dict[int, int], list[int]]]:
-    out = []
-    seed = 0
-    while len(out) < n and seed < 10 * n:
+def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
+    rng = random.Random(seed)
+    out: list[tuple[int, dict[int, int], list[int]]] = []
+    while len(out) < n:
+        game_seed = rng.randrange(10**9)
         game = Kaliko()
-        match = Match(game, ["A", "B"], seed)
-        root = Rng(seed)
+        match = Match(game, ["A", "B"], game_seed)
+        root = Rng(game_seed)
         bots = [GreedyBot(game, s, root.fork(s + 1), max_tiles=3) for s in range(2)]
         for _ in range(200):
             if match.over or len(match.state.board) >= 30:
@@ -40,47 +52,94 @@ def positions(n: int) -> list[tuple[int, dict[int, int], list[int]]]:
             assert seat is not None
             match.play(seat, bots[seat].choose(match.state))
         s = match.state
-        if not match.over and len(s.board) <= 40 and len(s.hands[s.turn]) == 7:
-            out.append((seed, packed_board(s.board), list(s.hands[s.turn])))
-        seed += 1
+        if not match.over and 30 <= len(s.board) <= 40 and len(s.hands[s.turn]) == 7:
+            out.append((game_seed, packed_board(s.board), list(s.hands[s.turn])))
     return out
 
 
-def main(n: int = 12) -> None:
+def timed(fn):  # type: ignore[no-untyped-def]
+    c0, w0 = time.process_time(), time.perf_counter()
+    got = fn()
+    return got, time.process_time() - c0, time.perf_counter() - w0
+
+
+def timings(pos: list[tuple[int, dict[int, int], list[int]]]) -> list[dict[str, float]]:
+    """CPU and wall times of the new and old best-play searches and of the waits."""
     rows = []
-    print(f"Kaliko best-play search on {n} mid-game positions (7-tile hands)")
-    print(f"{'seed':>4} {'tiles':>5} {'plays':>7} {'best':>4} {'best s':>7} {'all s':>8} "
-          f"{'finder<=' + str(NAIVE_TILES) + ' s':>11} {'naive<=' + str(NAIVE_TILES) + ' s':>10} {'ratio':>7}")
-    for seed, board, hand in positions(n):
-        t0 = time.perf_counter()
-        best = best_play(board, hand)
-        t_best = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        found = Finder(board, hand).run()
-        t_full = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        small = Finder(board, hand, max_tiles=NAIVE_TILES).run()
-        t_small = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        naive = naive_plays(board, hand, max_tiles=NAIVE_TILES)
-        t_naive = time.perf_counter() - t0
-        same = {f.placements: f.score for f in small} == {f.placements: f.score for f in naive}
-        score = found[0].score if found else 0
-        if not same or (best.score if best else 0) != score:
-            print("  MISMATCH between the searches!")
-        rows.append((t_best, t_small, t_naive, t_full))
-        print(f"{seed:>4} {len(board):>5} {len(found):>7} {score:>4} {t_best:>7.3f} {t_full:>8.3f} {t_small:>11.4f} "
-              f"{t_naive:>10.3f} {t_naive / max(t_small, 1e-9):>7.0f}")
-    full = [r[0] for r in rows]
-    small = [r[1] for r in rows]
-    naive = [r[2] for r in rows]
-    listing = [r[3] for r in rows]
-    print(f"exhaustive best play (1-7 tiles): median {statistics.median(full):.3f} s, max {max(full):.3f} s")
-    print(f"every legal play listed (1-7 tiles): median {statistics.median(listing):.3f} s, max {max(listing):.3f} s")
-    print(f"same scope (1-{NAIVE_TILES} tiles): finder median {statistics.median(small):.4f} s, "
-          f"naive median {statistics.median(naive):.3f} s, ratio of medians "
-          f"{statistics.median(naive) / max(statistics.median(small), 1e-9):.0f}x")
+    for _seed, board, hand in pos:
+        new, c_new, w_new = timed(lambda b=board, h=hand: best_play(b, h))
+        was, c_old, w_old = timed(lambda b=board, h=hand: old.best_play(b, h))
+        (hint, proven), _, w_hint = timed(lambda b=board, h=hand: search.best_within(b, h, False, False))
+        _, _, w_moves = timed(lambda b=board, h=hand: search.count_within(b, h, False, False))
+        (_, bot_proven), _, w_bot = timed(lambda b=board, h=hand: search_best(b, h, budget=BUDGET))
+        rows.append({
+            "new": new.score if new else 0, "old": was.score if was else 0, "same": (new.placements if new else None) == (was.placements if was else None),
+            "c_new": c_new, "w_new": w_new, "c_old": c_old, "w_old": w_old,
+            "w_hint": w_hint, "hint_proven": proven, "w_moves": w_moves, "w_bot": w_bot, "bot_proven": bot_proven,
+        })
+    return rows
+
+
+def summary(rows: list[dict[str, float]], label: str) -> list[str]:
+    def med_max(key: str) -> str:
+        v = [r[key] for r in rows]
+        return f"median {statistics.median(v):.3f} s, max {max(v):.3f} s"
+
+    ratio_med = statistics.median(r["c_old"] for r in rows) / max(statistics.median(r["c_new"] for r in rows), 1e-9)
+    ratio_max = max(r["c_old"] for r in rows) / max(max(r["c_new"] for r in rows), 1e-9)
+    worst_wait = max(max(r["w_hint"], r["w_moves"]) for r in rows)
+    return [
+        f"[{label}] best_play CPU {med_max('c_new')} (wall {med_max('w_new')})",
+        f"[{label}] old finder CPU {med_max('c_old')} (wall {med_max('w_old')})",
+        f"[{label}] ratio old/new CPU: of medians {ratio_med:.2f}x, of maxima {ratio_max:.2f}x",
+        f"[{label}] « meilleur » within the deadline {search.DEADLINE:.2f} s: wall {med_max('w_hint')}, "
+        f"proven best on {sum(bool(r['hint_proven']) for r in rows)}/{len(rows)}",
+        f"[{label}] « coups » within the deadline: wall {med_max('w_moves')}; worst wait {worst_wait:.3f} s "
+        f"({'within' if worst_wait <= search.DEADLINE + 0.05 else 'OVER'} deadline + 50 ms)",
+        f"[{label}] bot move within its budget ({BUDGET} nodes): wall {med_max('w_bot')}, "
+        f"proven best on {sum(bool(r['bot_proven']) for r in rows)}/{len(rows)}",
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed)")
+    ap.add_argument("--times-only", action="store_true", help="(internal) print the timings as JSON")
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    pos = positions(args.positions, seed)
+    if args.times_only:
+        print(json.dumps(timings(pos)))
+        return
+    print(f"Kaliko best play on {len(pos)} fresh mid-game positions (7-tile hands), seed {seed} (--seed {seed} replays)")
+    rows = timings(pos)
+    print(f"{'game seed':>10} {'tiles':>5} {'best':>4} {'max all':>7} {'new cpu':>8} {'old cpu':>8} {'ratio':>6}")
+    bad = 0
+    for (game_seed, board, hand), r in zip(pos, rows, strict=True):
+        listing = old.Finder(board, hand).run()  # exhaustive at 7 tiles: the reference maximum
+        top = listing[0].score if listing else 0
+        ok = r["new"] == top and r["same"]
+        bad += not ok
+        print(f"{game_seed:>10} {len(board):>5} {int(r['new']):>4} {top:>7} {r['c_new']:>8.3f} {r['c_old']:>8.3f} "
+              f"{r['c_old'] / max(r['c_new'], 1e-9):>6.2f}{'' if ok else '  MISMATCH'}")
+    print(f"best score equal to the exhaustive maximum (and the same play as the old finder) on "
+          f"{len(rows) - bad}/{len(rows)} positions")
+    lines = summary(rows, "2 cores")
+    one = None
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", sys.executable, __file__, "--positions", str(args.positions), "--seed", str(seed), "--times-only"]
+        one = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    other = summary(one, "taskset -c 0") if one else ["[taskset -c 0] taskset not found"] * len(lines)
+    for a, b in zip(lines, other, strict=True):
+        print(a)
+        print(b)
+    nodes = Finder(pos[0][1], pos[0][2], best_only=True)
+    n0 = time.process_time()
+    nodes.run()
+    print(f"walk speed on the first position: {nodes.nodes / max(time.process_time() - n0, 1e-9):,.0f} nodes per CPU second "
+          f"(the bots' budget of {BUDGET} nodes is sized from it)")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 12)
+    main()

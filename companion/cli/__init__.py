@@ -121,6 +121,8 @@ def _session_args(p: argparse.ArgumentParser) -> None:
                    help="with --log: also every player's secrets and the lines of their pages (docs/private-channels.md)")
     p.add_argument("--reader", action="append", default=[], metavar="PORT[=SEAT]",
                    help="a token reader (repeatable); =SEAT binds it to a player (name or number)")
+    p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                   help="the longest a hint or a list of plays searches before answering (default 0.4)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from companion.cli import runner
 
+    if getattr(args, "deadline", None) is not None:  # issue 26: what a player waits for
+        from companion.games.kaliko import search
+
+        search.DEADLINE = max(0.0, args.deadline)
     try:
         if args.command == "games":
             return runner.list_games(args.lang)

@@ -6,6 +6,9 @@
   a hand that fits nowhere is worth renewing), and passes when the bag is empty or after
   three fruitless exchanges in a row.
 * `greedy_full` - the same over the whole search (plays of 1 to 7 tiles).
+* Greedy bots are bounded by a work budget (`BUDGET` nodes of the walk, about 0.4 s on the
+  reference 2-core machine): past it the best play found so far is played, the same on any
+  machine and load, so seeded games stay identical (issue 26).
 * `random` - the random-legal baseline: a uniformly random scoring play among those of up
   to 3 tiles, else the same exchange-or-pass rule.
 """
@@ -16,7 +19,7 @@ from typing import Any
 
 from companion.core import Bot, Game, Rng
 
-from .finder import all_plays, best_play
+from .finder import all_plays, search_best
 from .rules import Exchange, Kaliko, Pass, Play, State, packed_board
 from .tiles import ORIENTED, cell_qr
 
@@ -25,6 +28,7 @@ def _as_play(found: Any) -> Play:
     return Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in found.placements)))
 
 
+BUDGET = 50_000  # nodes of the finder's walk per move: ~0.35 s at 140k nodes/s (bench/kaliko_best.py)
 STUCK_LIMIT = 3  # exchanges in a row without a scoring play before the bot passes
 
 
@@ -41,6 +45,7 @@ def fallback(state: State, seat: int, stuck: int) -> Exchange | Pass:
 class GreedyBot(Bot):
     name = "greedy"
     max_tiles = 4
+    budget: int | None = BUDGET
     stuck = 0  # turns in a row without a scoring play
 
     def __init__(self, game: Game[Any, Any], seat: int, rng: Rng, max_tiles: int | None = None) -> None:
@@ -50,12 +55,13 @@ class GreedyBot(Bot):
 
     def choose(self, state: State) -> Any:
         assert isinstance(self.game, Kaliko)
-        best = best_play(
+        best, _proven = search_best(
             packed_board(state.board),
             list(state.hands[self.seat]),
             self.game.config["crossings_new_tiles_only"],
             self.game.config["double_main_only"],
             max_tiles=self.max_tiles,
+            budget=self.budget,
         )
         if best is not None:
             self.stuck = 0
@@ -85,7 +91,7 @@ class RandomPlayBot(Bot):
 
 
 class FullGreedyBot(GreedyBot):
-    """The best play over the whole 1-7 tile search (slower: about a second a turn)."""
+    """The best play over the whole 1-7 tile search, within the same work budget."""
 
     name = "greedy_full"
     max_tiles = 7

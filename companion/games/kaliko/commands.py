@@ -40,7 +40,7 @@ from companion.language import groups, number_at
 from companion.narration import Msg, Priority, Raw, Utterance, say, secret
 
 from . import narration
-from .finder import all_plays, best_play, constraints_key, open_ends
+from .finder import all_plays, constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
 from .notation import (
     cell_msg,
@@ -56,6 +56,7 @@ from .phrases import Ambiguous, read_steps, read_tiles, shape_gaps, vocab
 from .reader import KalikoTokens
 from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State, packed_board
 from .scoring import evaluate, self_crossings, trace
+from .search import best_within, count_within, plays_within
 from .tiles import (
     COLOUR,
     COLOURS,
@@ -521,9 +522,9 @@ class KalikoUI(GameUI):
         )
 
     def _cmd_hint(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        found = self._plays(match, seat, max_tiles=3)
+        found, proven = plays_within(*self._search_args(match, seat), max_tiles=3)  # issue 26: a deadline
         if not found:
-            return Answer([_answer("kaliko.hint_none", seat)])
+            return Answer([_answer("kaliko.hint_none" if proven else "kaliko.none_found", seat)])
         seen: dict[str, Any] = {}
         for f in found:  # best first: the best play of each main colour
             main = next(p for p in f.verdict.paths if p.main)
@@ -532,31 +533,30 @@ class KalikoUI(GameUI):
         for colour, f in seen.items():
             first = cell_qr(f.placements[0][0])
             hints.append(Msg("kaliko.hint", colour=Msg(f"kaliko.colour_f.{colour}"), cell=cell_msg(*first), n=len(f.placements)))
-        return Answer([_answer("kaliko.hints", seat, hints=hints)])
+        return Answer([_answer("kaliko.hints" if proven else "kaliko.hints_found", seat, hints=hints)])
 
     def _cmd_best(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        best = best_play(
-            packed_board(match.state.board),
-            list(self._hand(match, seat)),
-            self.game.config["crossings_new_tiles_only"],
-            self.game.config["double_main_only"],
-        )
+        best, proven = best_within(*self._search_args(match, seat))  # issue 26: a deadline
         if best is None:
-            return Answer([_answer("kaliko.hint_none", seat)])
+            return Answer([_answer("kaliko.hint_none" if proven else "kaliko.none_found", seat)])
         hand = self._hand(match, seat)
         steps = [
             Msg("kaliko.best_step", pos=hand.index(OT_NUMBER[ot]) + 1, cell=cell_msg(*cell_qr(c)), tile=tile_msg(ORIENTED[ot]))
             for c, ot in best.placements
         ]
-        out = [_answer("kaliko.best", seat, n=best.score)]
+        out = [_answer("kaliko.best" if proven else "kaliko.best_found", seat, n=best.score)]
         out += [_answer("kaliko.best_item", seat, step=step) for step in steps]
         out += [Utterance((path_msg(p.to_json()),), Priority.TEXT, None, seat) for p in best.verdict.paths]
         return Answer(out)
 
     def _cmd_moves(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:
-        found = self._plays(match, seat)
-        top = found[0].score if found else 0
-        return Answer([_answer("kaliko.moves", seat, n=len(found), best=top)])
+        n, top, proven = count_within(*self._search_args(match, seat))  # issue 26: a deadline
+        return Answer([_answer("kaliko.moves" if proven else "kaliko.moves_found", seat, n=n, best=top)])
+
+    def _search_args(self, match: Match[Any, Any], seat: int) -> tuple[dict[int, int], list[int], bool, bool]:
+        config = self.game.config
+        return (packed_board(match.state.board), list(self._hand(match, seat)),
+                config["crossings_new_tiles_only"], config["double_main_only"])
 
     # --- building a play ---------------------------------------------------------------------------------
     def _cmd_take(self, match: Match[Any, Any], seat: int, rest: list[str], raw: str) -> Intent:

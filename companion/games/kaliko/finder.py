@@ -22,10 +22,21 @@ can only add one segment (five empty neighbours) when that cannot beat the best 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
-from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr, hex_distance
+from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
+
+_Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
+
+
+CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a deadline
+SCORE_WORK = 3  # scoring a candidate costs about 3 nodes of the walk (profile of bench/kaliko_best.py)
+
+
+class _Stopped(Exception):
+    """The search's work budget or deadline ran out (`Finder.complete` is then False)."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +80,23 @@ class Finder:
         double_main_only: bool = False,
         max_tiles: int = 7,
         best_only: bool = False,
+        budget: int | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """`budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
+        anytime: it stops when either runs out, keeps what it found and sets `complete`
+        False. A budget gives the same answer on any machine (bots, RULES-free of time);
+        only what a player waits for passes a deadline."""
         self.best_only = best_only and not double_main_only
+        self.budget, self.deadline, self._clock = budget, deadline, clock
+        self.complete = True
+        self._check_at = float("inf")
+        if budget is not None or deadline is not None:
+            self._check_at = 0
         self.best: Found | None = None
         self.best_score = -1
-        self._seen: set[frozenset[tuple[int, int]]] = set()
+        self._seen: dict[frozenset[tuple[int, int]], int] = {}  # best_only: each play's score
         self.old = dict(board)
         self.hand = list(dict.fromkeys(hand))
         self.opts = (crossings_new_tiles_only, double_main_only)
@@ -93,24 +116,43 @@ class Finder:
         for cell, edge, colour in open_ends(self.old):
             self._targets[colour].append((cell_qr(cell), cell, edge))
         self._far = 99
+        # Before it joins, a walk only places tiles in cells empty in the old pattern where a
+        # tile of the hand fits the old neighbours (more neighbours only narrow that): the
+        # reach pruning measures its distances through those cells alone.
+        self._passable = self._passable_cells()
         self._start: tuple[int, int] = (0, 0)
         self._dist: dict[int, dict[int, int]] = {}
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes
         after the walk's start in the canonical order (see `_walk`)."""
-        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start}
+        passable = self._passable
+        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start and c in passable}
         frontier = list(dist)
         for d in range(1, self.max_tiles + 1):
             nxt = []
             for c in frontier:
                 for step in STEP:
                     n = c + step
-                    if n not in dist:
+                    if n not in dist and n in passable:
                         dist[n] = d
                         nxt.append(n)
             frontier = nxt
         self._dist = {colour: dist}
+
+    def _passable_cells(self) -> set[int]:
+        board, out = self.old, set()
+        frontier = {c + s for c in board for s in STEP} - board.keys()
+        for _ in range(self.max_tiles + 1):
+            nxt: set[int] = set()
+            for c in frontier:
+                if c in out:
+                    continue
+                if any(ot in self._mine for ot in FITS[constraints_key(board, c)]):
+                    out.add(c)
+                    nxt.update(c + s for s in STEP if c + s not in board)
+            frontier = nxt
+        return out
 
     # --- tiles that fit ------------------------------------------------------------------
     def fits(self, cell: int) -> list[int]:
@@ -149,33 +191,66 @@ class Finder:
                 if join is not None and join > self._start:
                     return True
             return False
-        here = cell_qr(cell)
-        ends_old: list[tuple[int, int]] = []
+        lim = left - 1
+        hq, hr = cell >> _Q, cell & _R  # packed cells: hex distances without unpacking
+        ends_old: list[int] = []
         ends_new: list[int] = []
+        start, steps, back = self._start, STEP, (3, 4, 5, 0, 1, 2)
+        if left == 2:  # (at 3 tiles left the second pass cost more than it saved)
+            # Near the end of the hand the test below holds only through a free end within
+            # `lim` of here leading into old tiles, or (its second clause) with a new-only
+            # free end within `left - 2` of here; only new tiles within `left` cells can have
+            # either. Without the second kind the answer is the first, found here.
+            near_new = False
+            for n, ot in self.new.items():
+                dq, dr = (n >> _Q) - hq, (n & _R) - hr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > left:
+                    continue
+                col = COLOUR[ot]
+                for f in range(6):
+                    if col[f] != colour:
+                        continue
+                    w = n + steps[f]
+                    if w in board or (w == cell and back[f] == entry):
+                        continue
+                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
+                    d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    if d <= lim:
+                        join = self._leads_to_old(n, f)
+                        if join is None:
+                            near_new = near_new or d <= left - 2
+                        elif join > start:
+                            return True
+            if not near_new:
+                return False
         for n, ot in self.new.items():
             col = COLOUR[ot]
             for f in range(6):
                 if col[f] != colour:
                     continue
-                w = n + STEP[f]
-                if w in board or (w == cell and (f + 3) % 6 == entry):
+                w = n + steps[f]
+                if w in board or (w == cell and back[f] == entry):
                     continue
                 join = self._leads_to_old(n, f)
-                if join is not None and join > self._start:
-                    wq = cell_qr(w)
-                    if hex_distance(here, wq) <= left - 1:
-                        return True
-                    ends_old.append(wq)
-                elif join is None:
+                if join is None:
                     ends_new.append(w)
-        if left < 2 or not ends_new:
+                elif join > start:
+                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= lim:
+                        return True
+                    ends_old.append(w)
+        if not ends_new:
             return False
-        to_new = min(hex_distance(here, cell_qr(j)) for j in ends_new)
-        from_new = min(dist_old.get(j, far) for j in ends_new)
+        to_new = far
+        from_new = far
         for j in ends_new:
-            jq = cell_qr(j)
+            jq, jr = j >> _Q, j & _R
+            dq, dr = jq - hq, jr - hr
+            to_new = min(to_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
+            from_new = min(from_new, dist_old.get(j, far))
             for t in ends_old:
-                from_new = min(from_new, hex_distance(jq, t))
+                dq, dr = (t >> _Q) - jq, (t & _R) - jr
+                from_new = min(from_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
         return to_new + from_new + 2 <= left
 
     def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
@@ -194,6 +269,23 @@ class Finder:
             c = n
         return None  # pragma: no cover - a loop of new tiles only
 
+    def _work(self, n: int) -> None:
+        self.nodes += n
+        if self.nodes >= self._check_at:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Called when `nodes` reaches `_check_at`: stop when the budget or deadline is spent."""
+        if self.budget is not None and self.nodes >= self.budget:
+            raise _Stopped
+        nxt = float("inf")
+        if self.deadline is not None:
+            assert self._clock is not None, "a deadline needs a clock"
+            if self._clock() >= self.deadline:
+                raise _Stopped
+            nxt = self.nodes + CLOCK_EVERY
+        self._check_at = min(nxt, self.budget) if self.budget is not None else nxt
+
     def _place(self, cell: int, ot: int) -> None:
         self.board[cell] = ot
         self.new[cell] = ot
@@ -206,6 +298,25 @@ class Finder:
 
     # --- the walk -------------------------------------------------------------------------
     def run(self) -> list[Found]:
+        self.walk()
+        if self.best_only:
+            if self.best is None:
+                return []
+            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
+            return [Found(self.best.placements, verdict)]
+        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+    def walk(self) -> None:
+        """The search alone, until done or stopped (`complete`): the plays are in `found`
+        (unsorted) or, best_only, the best in `best`; `run` returns them as a list."""
+        try:
+            if self._check_at <= 0:
+                self._checkpoint()
+            self._search()
+        except _Stopped:
+            self.complete = False
+
+    def _search(self) -> None:
         starts = sorted(set((c, e) for c, e, _ in open_ends(self.old)))
         for cell, edge in starts:
             if cell in self.board:
@@ -217,12 +328,6 @@ class Finder:
                 self._place(cell, ot)
                 self._advance(cell, edge, cell, edge, colour)
                 self._remove(cell)
-        if self.best_only:
-            if self.best is None:
-                return []
-            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
-            return [Found(self.best.placements, verdict)]
-        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
 
     def _advance(self, x: int, e: int, c: int, inn: int, colour: int) -> None:
         """Follow the forward end of a walk that has not joined an old path yet, from the
@@ -244,6 +349,8 @@ class Finder:
         """The forward end of an unjoined walk faces empty cell `z` by edge `g`: it must go
         on (it may not stop before joining), while an old path is still within reach."""
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._checkpoint()
         if len(self.new) >= self.max_tiles or not self._reachable(z, g, colour):
             return  # RULES K-10: this walk can no longer join a second old path
         for ot in self.fits(z):
@@ -261,6 +368,8 @@ class Finder:
         that the path is scoring and both ends may be extended freely.
         """
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._checkpoint()
         seq, closed = trace(self.board, x, e)
         if closed:
             return self._candidate(seq, True)
@@ -315,16 +424,20 @@ class Finder:
             return None
         key = frozenset(self.new.items())
         if self.best_only:
+            known = self._seen.get(key)
+            if known is not None:
+                return known  # the same play reached by another walk: not scored again
+            self._work(SCORE_WORK)
             score = quick_score(self.board, self.new, self.opts[0])
-            if key not in self._seen:
-                self._seen.add(key)
-                if score > self.best_score:
-                    self.best_score = score
-                    self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
+            self._seen[key] = score
+            if score > self.best_score:
+                self.best_score = score
+                self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
             return score
         found = self.found.get(key)
         if found is not None:
             return found.score
+        self._work(2 * SCORE_WORK)
         verdict = score_paths(self.board, dict(self.new), *self.opts)
         if verdict.legal:
             self.found[key] = Found(tuple(sorted(self.new.items())), verdict)
@@ -423,3 +536,72 @@ def naive_plays(
 
     grow()
     return sorted(found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+
+def search_best(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+    budget: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[Found | None, bool]:
+    """The best play found within a work budget and/or deadline, and whether it is proven
+    best. Anytime: the plays of up to 2 tiles first (milliseconds; past a deadline too, so
+    that a player hears a play whenever a short one exists), then of up to 3, then the
+    whole search with what is left; when that completes the answer is `best_play`'s."""
+    opts = (crossings_new_tiles_only, double_main_only)
+    best: Found | None = None
+    used = 0
+    for size in (2, 3):
+        if max_tiles <= size:
+            break
+        timed = size > 2
+        first = Finder(board, hand, *opts, size, best_only=True, budget=None if budget is None else max(budget - used, 0),
+                       deadline=deadline if timed else None, clock=clock if timed else None)
+        got = first.run()
+        used += first.nodes
+        if got and (best is None or got[0].score > best.score):
+            best = got[0]
+        if not first.complete:
+            return best, False
+    rest = None if budget is None else max(budget - used, 0)
+    full = Finder(board, hand, *opts, max_tiles, best_only=True, budget=rest, deadline=deadline, clock=clock)
+    got = full.run()
+    if full.complete:
+        return (got[0] if got else None), True
+    if got and (best is None or got[0].score > best.score):
+        best = got[0]
+    return best, False
+
+
+def search_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[list[Found], bool]:
+    """The legal plays found before the deadline, best first, and whether that is all of them."""
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, deadline=deadline, clock=clock)
+    found = finder.run()
+    return found, finder.complete
+
+
+def count_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[int, int, bool]:
+    """How many legal plays were found (within the deadline), the best score among them, and
+    whether that is all of them (`coups`: no list to sort, so the answer is not late)."""
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock)
+    finder.walk()
+    return len(finder.found), max((f.score for f in finder.found.values()), default=0), finder.complete

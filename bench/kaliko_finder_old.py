@@ -1,0 +1,436 @@
+"""A frozen copy of the play finder before issue 26 (the baseline of bench/kaliko_best.py).
+
+The play finder: every legal scoring play of a hand, exhaustively, and the best one.
+
+How it searches (RULES K-11 makes this exhaustive). Every tile of a legal play lies on its
+main path, and the main path holds at least one old path, so somewhere along it a new
+segment meets an old open end (a "junction"). The finder starts at every open end of the
+pattern, puts a fitting tile there and walks the path forward. Until the forward walk has
+joined an old path (or closed the loop) it may not stop: that stretch is a "gap" between two
+old paths, and since a gap can be walked from either end, only the walk from the smaller
+open end to the larger is kept. Once joined, at each empty cell the walk reaches it either
+stops or places one more fitting tile and goes on; when the forward end stops, it walks
+backward from the junction the same way. Every legal play is produced by the walk along its
+own main path started at one of its gaps, placing each tile when the walk first reaches it.
+
+Pruning: a tile is only tried where its colours fit every neighbour already there (a table
+indexed by the six edge constraints, which also holds the parity fact of RULES §1.1), only
+from the open ends of the pattern, and a gap stops as soon as no open end of its colour
+lies within reach of the tiles left in hand. Each candidate is judged by
+`scoring.score_paths`, the rules' own judge. The best-play search (`best_play`) walks the
+same way, scores candidates without building their path lists, and skips a last tile that
+can only add one segment (five empty neighbours) when that cannot beat the best found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.kaliko.scoring import Verdict, old_runs, score_paths, self_crossings, trace
+from companion.games.kaliko.tiles import (
+    COLOUR,
+    FITS,
+    OT_NUMBER,
+    PARTNER,
+    ROTATIONS,
+    STEP,
+    cell_qr,
+    hex_distance,
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    placements: tuple[tuple[int, int], ...]  # (cell, ot), sorted by cell
+    verdict: Verdict
+
+    @property
+    def score(self) -> int:
+        return self.verdict.score
+
+
+def open_ends(board: dict[int, int]) -> list[tuple[int, int, int]]:
+    """RULES K-3: every open end as (empty cell, its edge facing the tile, colour code)."""
+    out = []
+    for c, ot in board.items():
+        col = COLOUR[ot]
+        for e in range(6):
+            n = c + STEP[e]
+            if n not in board:
+                out.append((n, (e + 3) % 6, col[e]))
+    return out
+
+
+def constraints_key(board: dict[int, int], cell: int) -> int:
+    key = 0
+    for e in range(5, -1, -1):
+        t = board.get(cell + STEP[e])
+        key = key * 4 + (COLOUR[t][(e + 3) % 6] if t is not None else 0)
+    return key
+
+
+class Finder:
+    """One search: a pattern, a hand of tile numbers, the scoring variants."""
+
+    def __init__(
+        self,
+        board: dict[int, int],
+        hand: list[int],
+        crossings_new_tiles_only: bool = False,
+        double_main_only: bool = False,
+        max_tiles: int = 7,
+        best_only: bool = False,
+    ) -> None:
+        self.best_only = best_only and not double_main_only
+        self.best: Found | None = None
+        self.best_score = -1
+        self._seen: set[frozenset[tuple[int, int]]] = set()
+        self.old = dict(board)
+        self.hand = list(dict.fromkeys(hand))
+        self.opts = (crossings_new_tiles_only, double_main_only)
+        self.max_tiles = min(max_tiles, len(self.hand))
+        self.board = dict(board)
+        self.new: dict[int, int] = {}
+        self.used: set[int] = set()
+        self.found: dict[frozenset[tuple[int, int]], Found] = {}
+        self.nodes = 0
+        self._fit_cache: dict[int, tuple[int, ...]] = {}
+        mine: set[int] = set()
+        for n in self.hand:
+            mine.update(ROTATIONS[n])
+        self._mine = mine
+        # open ends of the old pattern by colour, as axial cells, for the reach pruning
+        self._targets: dict[int, list[tuple[tuple[int, int], int, int]]] = {1: [], 2: [], 3: []}
+        for cell, edge, colour in open_ends(self.old):
+            self._targets[colour].append((cell_qr(cell), cell, edge))
+        self._far = 99
+        self._start: tuple[int, int] = (0, 0)
+        self._dist: dict[int, dict[int, int]] = {}
+
+    def _distances(self, colour: int) -> None:
+        """Hex distance from nearby cells to the nearest old open end of `colour` that comes
+        after the walk's start in the canonical order (see `_walk`)."""
+        dist = {c: 0 for _, c, e in self._targets[colour] if (c, e) > self._start}
+        frontier = list(dist)
+        for d in range(1, self.max_tiles + 1):
+            nxt = []
+            for c in frontier:
+                for step in STEP:
+                    n = c + step
+                    if n not in dist:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self._dist = {colour: dist}
+
+    # --- tiles that fit ------------------------------------------------------------------
+    def fits(self, cell: int) -> list[int]:
+        key = constraints_key(self.board, cell)
+        cached = self._fit_cache.get(key)
+        if cached is None:
+            cached = tuple(ot for ot in FITS[key] if ot in self._mine)
+            self._fit_cache[key] = cached
+        return [ot for ot in cached if OT_NUMBER[ot] not in self.used]
+
+    def _reachable(self, cell: int, entry: int, colour: int) -> bool:
+        """Whether the unjoined walk whose end enters empty `cell` by edge `entry` can still
+        join an old path with the tiles left in hand (a lower bound on the tiles needed).
+
+        The walk joins when its last placed tile W sits at a free end (of its colour) of a
+        path holding old segments: an old open end, or the free end of a tile placed this
+        turn whose path leads into old tiles; that needs d(cell, W) + 1 tiles. It may also
+        enter a path of new tiles only at one free end J and leave at the other for free,
+        which needs at least d(cell, J) + 1 + d(J', W) + 1 tiles.
+        """
+        left = self.max_tiles - len(self.new)
+        if left <= 0:
+            return False
+        far = self._far
+        dist_old = self._dist[colour]
+        if dist_old.get(cell, far) <= left - 1:
+            return True
+        board = self.board
+        if left == 1:  # only a tile placed here can join: through a neighbouring new tile
+            for f in range(6):
+                n = cell + STEP[f]
+                ot = self.new.get(n)
+                if ot is None or f == entry or COLOUR[ot][(f + 3) % 6] != colour:
+                    continue
+                join = self._leads_to_old(n, (f + 3) % 6)
+                if join is not None and join > self._start:
+                    return True
+            return False
+        here = cell_qr(cell)
+        ends_old: list[tuple[int, int]] = []
+        ends_new: list[int] = []
+        for n, ot in self.new.items():
+            col = COLOUR[ot]
+            for f in range(6):
+                if col[f] != colour:
+                    continue
+                w = n + STEP[f]
+                if w in board or (w == cell and (f + 3) % 6 == entry):
+                    continue
+                join = self._leads_to_old(n, f)
+                if join is not None and join > self._start:
+                    wq = cell_qr(w)
+                    if hex_distance(here, wq) <= left - 1:
+                        return True
+                    ends_old.append(wq)
+                elif join is None:
+                    ends_new.append(w)
+        if left < 2 or not ends_new:
+            return False
+        to_new = min(hex_distance(here, cell_qr(j)) for j in ends_new)
+        from_new = min(dist_old.get(j, far) for j in ends_new)
+        for j in ends_new:
+            jq = cell_qr(j)
+            for t in ends_old:
+                from_new = min(from_new, hex_distance(jq, t))
+        return to_new + from_new + 2 <= left
+
+    def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
+        """Where the path entering the new tile at `cell` by `edge` meets an old tile: the
+        open end it joins, as (cell, edge) of the last new tile; None if it never does."""
+        board, new = self.board, self.new
+        c, out = cell, PARTNER[board[cell]][edge]
+        for _ in range(64):
+            n = c + STEP[out]
+            t = board.get(n)
+            if t is None:
+                return None
+            if n not in new:
+                return (c, out)
+            out = PARTNER[t][(out + 3) % 6]
+            c = n
+        return None  # pragma: no cover - a loop of new tiles only
+
+    def _place(self, cell: int, ot: int) -> None:
+        self.board[cell] = ot
+        self.new[cell] = ot
+        self.used.add(OT_NUMBER[ot])
+
+    def _remove(self, cell: int) -> None:
+        ot = self.new.pop(cell)
+        del self.board[cell]
+        self.used.discard(OT_NUMBER[ot])
+
+    # --- the walk -------------------------------------------------------------------------
+    def run(self) -> list[Found]:
+        starts = sorted(set((c, e) for c, e, _ in open_ends(self.old)))
+        for cell, edge in starts:
+            if cell in self.board:
+                continue
+            self._start = (cell, edge)
+            self._distances(COLOUR[self.board[cell + STEP[edge]]][(edge + 3) % 6])
+            colour = COLOUR[self.board[cell + STEP[edge]]][(edge + 3) % 6]
+            for ot in self.fits(cell):
+                self._place(cell, ot)
+                self._advance(cell, edge, cell, edge, colour)
+                self._remove(cell)
+        if self.best_only:
+            if self.best is None:
+                return []
+            verdict = score_paths(dict(self.old) | dict(self.best.placements), dict(self.best.placements), *self.opts)
+            return [Found(self.best.placements, verdict)]
+        return sorted(self.found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
+
+    def _advance(self, x: int, e: int, c: int, inn: int, colour: int) -> None:
+        """Follow the forward end of a walk that has not joined an old path yet, from the
+        tile just placed at `c` (entered by edge `inn`), through any tiles it meets."""
+        board, new = self.board, self.new
+        while True:
+            out = PARTNER[board[c]][inn]
+            n = c + STEP[out]
+            if n not in board:
+                self._gap(x, e, n, (out + 3) % 6, colour)
+                return
+            if n not in new:  # an old tile: the walk joins an old path here
+                if (c, out) > self._start:  # canonical order (see `_walk`)
+                    self._walk(x, e, 1)
+                return
+            c, inn = n, (out + 3) % 6
+
+    def _gap(self, x: int, e: int, z: int, g: int, colour: int) -> None:
+        """The forward end of an unjoined walk faces empty cell `z` by edge `g`: it must go
+        on (it may not stop before joining), while an old path is still within reach."""
+        self.nodes += 1
+        if len(self.new) >= self.max_tiles or not self._reachable(z, g, colour):
+            return  # RULES K-10: this walk can no longer join a second old path
+        for ot in self.fits(z):
+            self._place(z, ot)
+            self._advance(x, e, z, g, colour)
+            self._remove(z)
+
+    def _walk(self, x: int, e: int, phase: int) -> int | None:
+        """Walk the main path from the junction at edge `e` of the new tile at `x`; returns
+        the score of the play as it stands when it is a legal play (None otherwise).
+
+        Canonical order (each legal play is still produced, fewer times): the forward
+        walk from the junction must reach an old path (or close the loop) before it may
+        stop, i.e. the junction is the one just after the first old path met. After
+        that the path is scoring and both ends may be extended freely.
+        """
+        self.nodes += 1
+        seq, closed = trace(self.board, x, e)
+        if closed:
+            return self._candidate(seq, True)
+        if phase == 1:
+            start = next(i for i, s in enumerate(seq) if s[0] == x and s[1] == e)
+            new = self.new
+            joined = False
+            for j in range(start + 1, len(seq)):
+                if seq[j][0] not in new:
+                    # Canonical order: every gap of new tiles between two old paths can
+                    # be walked from either end; only the walk from the smaller open end
+                    # (in (cell, edge) order) to the larger is kept.
+                    if (seq[j - 1][0], seq[j - 1][2]) < self._start:
+                        return None
+                    joined = True
+                    break
+            here = self._walk(x, e, 2) if joined else None  # stop the forward end, go backward
+            c, _a, b = seq[-1]
+        else:
+            joined = True
+            here = self._candidate(seq, False)  # stop the backward end: a whole play
+            c, b, _a = seq[0]
+        left = self.max_tiles - len(self.new)
+        if left <= 0:
+            return here
+        z, g = c + STEP[b], (b + 3) % 6
+        if not joined and not self._reachable(z, g, COLOUR[self.board[x]][e]):
+            return here  # RULES K-10: this walk can no longer join a second old path
+        last_free = False
+        if self.best_only and here is not None and left == 1:
+            # The last tile, in a cell whose other five neighbours are empty, adds exactly
+            # one segment to the main path and touches nothing else: every such play
+            # scores here + 1. Skip them when that cannot beat the best; else try one.
+            board = self.board
+            last_free = all(board.get(z + STEP[f]) is None for f in range(6) if f != g)
+            if last_free and here + 1 <= self.best_score:
+                return here
+        for ot in self.fits(z):
+            self._place(z, ot)
+            self._walk(x, e, phase)
+            self._remove(z)
+            if last_free:
+                break
+        return here
+
+    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> int | None:
+        runs = old_runs(seq, self.new, closed)
+        if not (runs >= 2 or (closed and runs >= 1)):
+            return None  # the walked path is no scoring path (another walk may find the play)
+        cells = {s[0] for s in seq}
+        if any(c not in cells for c in self.new):
+            return None
+        key = frozenset(self.new.items())
+        if self.best_only:
+            score = quick_score(self.board, self.new, self.opts[0])
+            if key not in self._seen:
+                self._seen.add(key)
+                if score > self.best_score:
+                    self.best_score = score
+                    self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
+            return score
+        found = self.found.get(key)
+        if found is not None:
+            return found.score
+        verdict = score_paths(self.board, dict(self.new), *self.opts)
+        if verdict.legal:
+            self.found[key] = Found(tuple(sorted(self.new.items())), verdict)
+            return verdict.score
+        return None  # pragma: no cover - a walked scoring main path is always legal
+
+
+def quick_score(board: dict[int, int], new: dict[int, int], crossings_new_tiles_only: bool) -> int:
+    """The score of a legal play (K-15 to K-18, DEFAULT doubling), without the path list."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    only = new if crossings_new_tiles_only else None
+    for c in new:
+        for e in range(6):
+            if (c, e) in seen:
+                continue
+            p = PARTNER[new[c]][e]
+            if c + STEP[e] not in board and c + STEP[p] not in board:
+                seen.add((c, p))  # a lone segment between two empty cells scores nothing
+                continue
+            seq, closed = trace(board, c, e)
+            for sc, a, b in seq:
+                seen.add((sc, a))
+                seen.add((sc, b))
+            runs = old_runs(seq, new, closed)
+            if runs >= 2 or (closed and runs >= 1):
+                base = len(seq) + 3 * self_crossings(board, seq, only)
+                total += 2 * base if closed else base
+    return total
+
+
+def all_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> list[Found]:
+    """Every legal scoring play of `hand` on `board`, best first (RULES K-6 to K-18)."""
+    return Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles).run()
+
+
+def best_play(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> Found | None:
+    """The best legal play of `hand` (exhaustive: every play is reached or provably beaten)."""
+    plays = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, best_only=True).run()
+    return plays[0] if plays else None
+
+
+def naive_plays(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> list[Found]:
+    """Generate and test: every set of up to `max_tiles` hand tiles, each in an empty cell
+    next to a tile and in a rotation that fits its neighbours, judged by the scorer.
+
+    The baseline the finder is measured against (tests and bench/kaliko_best.py); it only
+    prunes by colours, not by open ends or the main path.
+    """
+    from companion.games.kaliko.scoring import evaluate
+
+    hand = list(dict.fromkeys(hand))
+    cur = dict(board)
+    new: dict[int, int] = {}
+    seen: set[frozenset[tuple[int, int]]] = set()
+    found: dict[frozenset[tuple[int, int]], Found] = {}
+    mine = {ot for n in hand for ot in ROTATIONS[n]}
+
+    def grow() -> None:
+        if new:
+            key = frozenset(new.items())
+            if key in seen:
+                return
+            seen.add(key)
+            verdict = evaluate(board, list(new.items()), crossings_new_tiles_only, double_main_only)
+            if verdict.legal:
+                found[key] = Found(tuple(sorted(new.items())), verdict)
+        if len(new) >= max_tiles:
+            return
+        used = {OT_NUMBER[ot] for ot in new.values()}
+        empties = sorted({c + s for c in cur for s in STEP} - cur.keys())
+        for z in empties:
+            for ot in FITS[constraints_key(cur, z)]:
+                if ot in mine and OT_NUMBER[ot] not in used:
+                    cur[z] = new[z] = ot
+                    grow()
+                    del cur[z], new[z]
+
+    grow()
+    return sorted(found.values(), key=lambda f: (-f.score, len(f.placements), f.placements))
