@@ -147,6 +147,9 @@ class SessionCore:
         self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
+        # what each seat is in the middle of (a declaration list being played): values the
+        # game's handlers return; reading a line changes none, taking it sets the seat's
+        self.views: dict[int, Any] = ui.views
         self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
         self.thinking: Think | None = None  # the bot search under way
         self._think_since: float | None = None
@@ -492,7 +495,8 @@ class SessionCore:
             self._taking("refuse", None)
             self.tell("core.no_player", None)
             return
-        intent = self.ui.parse(line, self.match, seat)
+        intent, view = self.ui.read(line, self.match, seat, self.views.get(seat))
+        self.views[seat] = view
         if intent is None:
             self._taking("not_understood", None)
             self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))
