@@ -25,7 +25,8 @@ from companion.session.commands import global_command, understand
 # line, and the answers to a question the game asked (read before any shared word)
 NOT_WHOLE_LINES = {
     "kikoi": {"next", "end_learn"},
-    "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm"},
+    "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm",
+                    "be", "of"},
     # 2kissa10: the words inside an equation or a reading (« quoi » only with a cell: « quoi
     # en B3 »), and the answers to « which reading? » (« encore », « annule », « stop »)
     "kissa": {"plus", "times", "equals", "at", "where", "cell", "empty", "any", "more", "drop"},
