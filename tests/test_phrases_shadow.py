@@ -24,7 +24,7 @@ from companion.session.commands import global_command, understand
 # word groups that are never a whole line of their own: filler and question words inside a
 # line, and the answers to a question the game asked (read before any shared word)
 NOT_WHOLE_LINES = {
-    "kikoi": {"next", "end_learn"},
+    "kikoi": {"next", "end_learn", "filler"},
     "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm",
                     "be", "of"},
     # 2kissa10: the words inside an equation or a reading (« quoi » only with a cell: « quoi

@@ -96,9 +96,33 @@ class Player:
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         players = ctx.get("players", ())
+        seen = set()
         for a, b, seat in player_spans(" ".join(tokens[i:]), players, ctx.get("known", ())):
             if a == 0:
+                seen.add((i + b, seat))
                 yield i + b, seat
+        for seat, name in enumerate(players):  # « Bot 2 » said « bot two »
+            end = _name_with_numbers(fold(name).split(), tokens, i)
+            if end is not None and (end, seat) not in seen:
+                yield end, seat
+
+
+def _name_with_numbers(name: Sequence[str], tokens: Sequence[str], i: int) -> int | None:
+    """Where a name whose words hold a number ends when said from `i` with it in words."""
+    if not any(w.isdecimal() for w in name):
+        return None
+    j = i
+    for w in name:
+        if w.isdecimal():
+            value, used = number_at(tokens, j)
+            if not used or value != int(w):
+                return None
+            j += used
+        elif j < len(tokens) and tokens[j] == w:
+            j += 1
+        else:
+            return None
+    return j
 
 
 # --- patterns --------------------------------------------------------------------------------------
@@ -164,8 +188,8 @@ class Grammar:
 
     def read(self, text: str, ctx: Context | None = None) -> list[Reading]:
         """Every reading of the first kind (in the rules' order) that reads all of `text`'s
-        words, filler aside, with the most slots read; [] when none does. Reading changes
-        nothing."""
+        words, filler aside, with the fewest words skipped as filler and the most slots read;
+        [] when none does. Reading changes nothing."""
         tokens = tuple(fold(text).split())
         if not tokens:
             return []
@@ -174,48 +198,53 @@ class Grammar:
         for rule in self.rules:
             kinds.setdefault(rule.kind, []).append(rule)
         for kind, rules in kinds.items():
-            found: dict[tuple[tuple[str, Any], ...], None] = {}
+            found: dict[tuple[tuple[str, Any], ...], int] = {}
             for rule in rules:
-                for values in self._match(rule.parts, tokens, ctx):
-                    found[values] = None
+                for values, skipped in self._match(rule.parts, tokens, ctx):
+                    found[values] = min(skipped, found.get(values, skipped))
             if found:
-                # a word read as meaning beats the same word taken as filler (« ma » is both)
-                most = max(len(v) for v in found)
-                return [Reading(kind, v) for v in found if len(v) == most]
+                # the fewest words taken as filler, then the most slots read: a word read as
+                # meaning beats the same word skipped (« ma » is both filler and « mine »)
+                best = min((n, -len(v)) for v, n in found.items())
+                return [Reading(kind, v) for v, n in found.items() if (n, -len(v)) == best]
         return []
 
     def kinds(self) -> list[str]:
         return list(dict.fromkeys(r.kind for r in self.rules))
 
-    def _skips(self, tokens: Sequence[str], j: int) -> list[int]:
-        """Where the words may go on from `j` past any filler (j itself first)."""
-        out, todo = [j], [j]
+    def _skips(self, tokens: Sequence[str], j: int) -> list[tuple[int, int]]:
+        """Where the words may go on from `j` past any filler, with the filler words skipped
+        ((j, 0) first)."""
+        out, todo = {j: 0}, [j]
         while todo:
             k = todo.pop()
             for f in self.filler:
                 if tuple(tokens[k:k + len(f)]) == f and k + len(f) not in out:
-                    out.append(k + len(f))
+                    out[k + len(f)] = out[k] + len(f)
                     todo.append(k + len(f))
-        return out
+        return list(out.items())
 
-    def _match(self, parts: Sequence[Part], tokens: Sequence[str], ctx: Context) -> list[tuple[tuple[str, Any], ...]]:
-        results: list[tuple[tuple[str, Any], ...]] = []
-        memo: set[tuple[int, int, tuple[tuple[str, Any], ...], tuple[Any, ...] | None]] = set()
+    def _match(self, parts: Sequence[Part], tokens: Sequence[str], ctx: Context) -> list[tuple[tuple[tuple[str, Any], ...], int]]:
+        """Every way `parts` read all of `tokens`: (slot values, words skipped as filler)."""
+        results: list[tuple[tuple[tuple[str, Any], ...], int]] = []
+        memo: set[tuple[int, int, tuple[tuple[str, Any], ...], tuple[Any, ...] | None, int]] = set()
 
-        def go(k: int, j: int, values: tuple[tuple[str, Any], ...], reps: tuple[Any, ...] | None = None) -> None:
-            # `reps`: the values read so far by the repeated slot `parts[k]` (None: not begun)
-            for j2 in self._skips(tokens, j):
-                key = (k, j2, values, reps)
+        def go(k: int, j: int, values: tuple[tuple[str, Any], ...], reps: tuple[Any, ...] | None, n: int) -> None:
+            # `reps`: the values read so far by the repeated slot `parts[k]` (None: not begun);
+            # `n`: the words skipped as filler so far
+            for j2, skipped in self._skips(tokens, j):
+                n2 = n + skipped
+                key = (k, j2, values, reps, n2)
                 if key in memo:
                     continue
                 memo.add(key)
                 if k == len(parts):
                     if j2 == len(tokens):
-                        results.append(values)
+                        results.append((values, n2))
                     continue
                 part = parts[k]
                 if part.optional and reps is None:
-                    go(k + 1, j2, values)
+                    go(k + 1, j2, values, None, n2)
                 if part.slot is not None:
                     reader = self.readers[part.slot]
                     for end, value in reader.spans(tokens, j2, ctx):
@@ -223,18 +252,18 @@ class Grammar:
                             continue
                         if part.repeat:
                             got = (*(reps or ()), value)
-                            go(k, end, values, got)
-                            go(k + 1, end, (*values, (part.slot, got)))
+                            go(k, end, values, got, n2)
+                            go(k + 1, end, (*values, (part.slot, got)), None, n2)
                         else:
-                            go(k + 1, end, (*values, (part.slot, value)))
+                            go(k + 1, end, (*values, (part.slot, value)), None, n2)
                 else:
                     for alt in part.words:
                         if tuple(tokens[j2:j2 + len(alt)]) == alt:
                             if part.repeat:
-                                go(k, j2 + len(alt), values, ())
-                            go(k + 1, j2 + len(alt), values)
+                                go(k, j2 + len(alt), values, (), n2)
+                            go(k + 1, j2 + len(alt), values, None, n2)
 
-        go(0, 0, ())
+        go(0, 0, (), None, 0)
         return results
 
     # --- the other way: the recogniser's word sequences --------------------------------------
@@ -282,15 +311,24 @@ def strip_filler(text: str) -> str:
     return " ".join(out)
 
 
-def build(game: str, readers: Mapping[str, Reader]) -> Grammar:
+def build(game: str, readers: Mapping[str, Reader], templates: Mapping[str, str] | None = None) -> Grammar:
     """The grammar of `game` from its tables' ``"read"`` patterns, every language (the first
-    language's order of kinds, the others' patterns after), with its and the shared filler."""
+    language's order of kinds, the others' patterns after), with its and the shared filler.
+    `templates` (template key -> kind): the canonical ``"templates"`` that are read as
+    patterns too, so that a language of tables only (« mi petas {token} de {player} ») is
+    read as it is listed."""
     by_kind: dict[str, list[str]] = {}
     for lang in languages():
         for kind, patterns in table(game, lang).get("read", {}).items():
             for p in [patterns] if isinstance(patterns, str) else patterns:
                 if p not in by_kind.setdefault(kind, []):
                     by_kind[kind].append(p)
+    for lang in languages():
+        own = table(game, lang).get("templates", {})
+        for key, kind in (templates or {}).items():
+            p = own.get(key)
+            if isinstance(p, str) and p not in by_kind.setdefault(kind, []):
+                by_kind[kind].append(p)
     rules = [Rule(kind, p, parse_pattern(p, game)) for kind, ps in by_kind.items() for p in ps]
     for rule in rules:
         for part in rule.parts:
@@ -301,11 +339,12 @@ def build(game: str, readers: Mapping[str, Reader]) -> Grammar:
     return Grammar(game, rules, dict(readers), filler)
 
 
-def grammar_of(game: str, readers: Callable[[], Mapping[str, Reader]]) -> Callable[[], Grammar]:
+def grammar_of(game: str, readers: Callable[[], Mapping[str, Reader]],
+               templates: Mapping[str, str] | None = None) -> Callable[[], Grammar]:
     """A memoised builder of the game's grammar (rebuilt when the tables' folders change)."""
 
     @cached
     def made() -> Grammar:
-        return build(game, readers())
+        return build(game, readers(), templates)
 
     return made
