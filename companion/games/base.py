@@ -146,7 +146,7 @@ class GameUI(ABC):
     def handle(self, command: Any, match: Match[Any, Any], seat: int, view: Any = None) -> tuple[Intent | None, Any]:
         """The intent of a typed command for `seat` now, and the seat's next view."""
         if isinstance(command, Ambiguous):
-            # RULES-free, the session's own rule: a doubt is asked, never guessed
+            # issue 24: a doubt is asked back, never guessed (unless every reading means the same)
             options = [self.handle(c, match, seat, view) for c in command.commands]
             intents = [i for i, _v in options if i is not None]
             if len(intents) == 1 or (intents and all(i == intents[0] for i in intents)):

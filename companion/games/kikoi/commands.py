@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.core import Event, IllegalAction, Match, fold
 from companion.games.base import Act, Ask, GameUI, Handler, Intent, Refuse
-from companion.language import find_players, strip_players, words
+from companion.language import find_players, strip_players, words, yes_no
 from companion.language.grammar import Grammar
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
@@ -129,6 +129,8 @@ def _request(match: Match[Any, Any], seat: int, found: Found, targets: list[int]
 
     def resolve(line: str) -> Intent | None:
         f2 = fold(line)
+        if yes_no(f2) in ("no", "cancel"):
+            return None  # « annule », « non »: the session drops the question
         more = scan(strip_players(f2, match.players, vocabulary()))
         names2 = _names(f2, match)
         if more.empty and not names2 and not _has(f2, "everyone"):
@@ -167,7 +169,7 @@ def _token_then(found: Found, seat: int, make: Callable[[int], Intent]) -> Inten
 
     def resolve(line: str) -> Intent | None:
         more = scan(fold(line))
-        if more.empty:
+        if more.empty or yes_no(line) in ("no", "cancel"):
             return None
         return _token_then(Found(more.kikois or found.kikois, more.moments or found.moments, more.reds), seat, make)
 
