@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.core.text import fold
@@ -184,7 +184,6 @@ class Grammar:
     rules: list[Rule]
     readers: dict[str, Reader]
     filler: tuple[tuple[str, ...], ...] = ()
-    _first: dict[str, list[Rule]] = field(default_factory=dict, repr=False)
 
     def read(self, text: str, ctx: Context | None = None) -> list[Reading]:
         """Every reading of the first kind (in the rules' order) that reads all of `text`'s
