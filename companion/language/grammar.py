@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.core.text import fold
@@ -184,6 +184,8 @@ class Grammar:
     rules: list[Rule]
     readers: dict[str, Reader]
     filler: tuple[tuple[str, ...], ...] = ()
+    _by_kind: dict[str, list[Rule]] | None = field(default=None, repr=False)
+    _filler_index: dict[str, list[tuple[str, ...]]] | None = field(default=None, repr=False)
 
     def read(self, text: str, ctx: Context | None = None) -> list[Reading]:
         """Every reading of the first kind (in the rules' order) that reads all of `text`'s
@@ -193,10 +195,7 @@ class Grammar:
         if not tokens:
             return []
         ctx = ctx or {}
-        kinds: dict[str, list[Rule]] = {}
-        for rule in self.rules:
-            kinds.setdefault(rule.kind, []).append(rule)
-        for kind, rules in kinds.items():
+        for kind, rules in self._kinds().items():
             found: dict[tuple[tuple[str, Any], ...], int] = {}
             for rule in rules:
                 for values, skipped in self._match(rule.parts, tokens, ctx):
@@ -211,13 +210,28 @@ class Grammar:
     def kinds(self) -> list[str]:
         return list(dict.fromkeys(r.kind for r in self.rules))
 
+    def _kinds(self) -> dict[str, list[Rule]]:
+        if self._by_kind is None:
+            self._by_kind = {}
+            for rule in self.rules:
+                self._by_kind.setdefault(rule.kind, []).append(rule)
+        return self._by_kind
+
+    def _filler_at(self) -> dict[str, list[tuple[str, ...]]]:
+        if self._filler_index is None:
+            self._filler_index = {}
+            for f in self.filler:
+                self._filler_index.setdefault(f[0], []).append(f)
+        return self._filler_index
+
     def _skips(self, tokens: Sequence[str], j: int) -> list[tuple[int, int]]:
         """Where the words may go on from `j` past any filler, with the filler words skipped
         ((j, 0) first)."""
         out, todo = {j: 0}, [j]
+        index = self._filler_at()
         while todo:
             k = todo.pop()
-            for f in self.filler:
+            for f in index.get(tokens[k], ()) if k < len(tokens) else ():
                 if tuple(tokens[k:k + len(f)]) == f and k + len(f) not in out:
                     out[k + len(f)] = out[k] + len(f)
                     todo.append(k + len(f))
