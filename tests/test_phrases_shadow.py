@@ -24,8 +24,9 @@ from companion.session.commands import global_command, understand
 # word groups that are never a whole line of their own: filler and question words inside a
 # line, and the answers to a question the game asked (read before any shared word)
 NOT_WHOLE_LINES = {
-    "kikoi": {"next", "end_learn"},
-    "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm"},
+    "kikoi": {"next", "end_learn", "filler"},
+    "goodfortune": {"filler", "question", "mine", "opponent", "both", "hand", "line_word", "central_line", "hand_charm",
+                    "be", "of"},
     # 2kissa10: the words inside an equation or a reading (« quoi » only with a cell: « quoi
     # en B3 »), and the answers to « which reading? » (« encore », « annule », « stop »)
     "kissa": {"plus", "times", "equals", "at", "where", "cell", "empty", "any", "more", "drop"},

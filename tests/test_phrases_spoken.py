@@ -8,6 +8,7 @@ import pytest
 
 from companion.core import Match, fold
 from companion.games import goodfortune, kaliko, kikoi
+from companion.games.goodfortune.commands import PlaceAt
 from companion.games.goodfortune.notation import find_charms, parse_charm, parse_spoken_tile
 from companion.games.goodfortune.speech import charm_msg, tile_msg
 from companion.games.goodfortune.tiles import CHARMS
@@ -48,7 +49,7 @@ def test_good_fortune_charms_ends_and_tiles_as_the_narration_says_them(lang):
     ui = goodfortune.UI(game)
     for end in ("left", "right"):
         said = cat.text(Msg(f"goodfortune.end.{end}"))
-        assert ui._end(set(fold(said).split())) == end
+        assert ui.command(said, match, 0) == PlaceAt(end)  # the grammar reads it back
         assert [c for c, _w in find_charms(fold(said))] == []
 
 

@@ -26,6 +26,7 @@ from companion.games.base import (
     action_command,
 )
 from companion.language import cached, groups
+from companion.language.grammar import strip_filler
 
 
 @cached
@@ -43,8 +44,11 @@ def shared_words() -> dict[str, tuple[str, ...]]:
 
 
 def global_command(text: str) -> str | None:
-    """The shared command `text` names, or None."""
-    return _lookup().get(fold(text))
+    """The shared command `text` names, or None; filler costs nothing (« euh, aide »,
+    "undo please": the shared table's ``filler``)."""
+    lookup = _lookup()
+    word = lookup.get(fold(text))
+    return word if word is not None else lookup.get(strip_filler(text)) or None
 
 
 def understand(ui: Any, text: str, match: Any, seat: int) -> tuple[str, str | None, Any]:

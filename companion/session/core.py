@@ -31,7 +31,7 @@ from companion.games.base import (
     Seq,
     action_command,
 )
-from companion.language import TableError, cached, spoken
+from companion.language import TableError, cached, spoken, yes_no
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
 from companion.session.commands import global_command
 from companion.session.inbox import (
@@ -155,6 +155,9 @@ class SessionCore:
         self.heard: dict[int | None, Heard] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
         self.quit_asked = False  # « Quitter la partie ? » waits for « oui » (#29)
+        # what each seat is in the middle of (a declaration list being played): values the
+        # game's handlers return; reading a line changes none, taking it sets the seat's
+        self.views: dict[int, Any] = ui.views
         self.channels: dict[int, int] = {i: 1 for i, s in enumerate(seats) if s.speaker is not None}
         self.thinking: Think | None = None  # the bot search under way
         self._think_since: float | None = None
@@ -486,12 +489,21 @@ class SessionCore:
 
     # ------------------------------------------------------------------ a line of words
     def seat_of(self, line: str) -> tuple[int | None, str]:
-        """`Bob: mon plateau` is Bob speaking; otherwise the player to move (or the only human)."""
+        """`Bob: mon plateau` is Bob speaking, and so is « Bob, joue pour moi » (a name then a
+        shared word); otherwise the player to move (or the only human)."""
         head, sep, rest = line.partition(":")
         if sep:
             for i, s in enumerate(self.seats):
                 if fold(s.name) == fold(head) and s.bot is None:
                     return i, rest.strip()
+        if global_command(line) is None:
+            folded = fold(line)
+            for i, s in enumerate(self.seats):
+                name = fold(s.name)
+                if s.bot is None and name and folded.startswith(name + " "):
+                    after = line.strip()[len(s.name):].lstrip(" ,").strip()
+                    if global_command(after) is not None:
+                        return i, after
         current = self.match.current
         if current is not None and self.seats[current].bot is None:
             return current, line
@@ -568,6 +580,12 @@ class SessionCore:
                 if resolved is not None:
                     self._intent(seat, resolved, line, confidence)
                     return
+            if word in ("no", "undo") or yes_no(line) in ("no", "cancel"):
+                # « annule », « non », "cancel" answer the question or the read-back: it is
+                # dropped and nothing else happens (« annule » never takes a move back then)
+                self._taking("shared", "no")
+                self.tell("core.cancelled", seat)
+                return
         if word is not None and word not in ("yes", "no"):
             self._global(word, seat)
             return
@@ -580,7 +598,8 @@ class SessionCore:
             self._taking("refuse", None)
             self.tell("core.no_player", None)
             return
-        intent = self.ui.parse(line, self.match, seat)
+        intent, view = self.ui.read(line, self.match, seat, self.views.get(seat))
+        self.views[seat] = view
         if intent is None:
             self._taking("not_understood", None)
             self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))

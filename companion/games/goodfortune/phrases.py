@@ -1,18 +1,66 @@
-"""What Good Fortune players can say now: the templates and spoken forms of
-`companion/language/<lang>/goodfortune.json`, filled with the numbers, ends and charms of the
+"""What Good Fortune players can say: the grammar's slot readers, and what is sayable now.
+
+The patterns (``"read"``), templates and spoken forms are data:
+`companion/language/<lang>/goodfortune.json`. `GRAMMAR()` is the one grammar that reads a line
+(its slots read here: numbers in digits or words, ends, charms, players, « ma »/« sa »);
+`sayable` lists the canonical phrases now, filled with the numbers, ends and charms of the
 state. Numbers are said in words (« douze », "twelve"); digits are understood as well.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from companion import language as tables
 from companion.core import Match
 from companion.games.base import GameUI, action_command
 from companion.language import Builder, fill, spell, spoken
+from companion.language.grammar import Context, Names, Number, Player, grammar_of
 
 from .rules import Declare, Place, Push
 from .tiles import N_TILES
+
+
+@dataclass(frozen=True)
+class Whose:
+    """« ma », « sa », « les deux »: the word groups mine, opponent, both."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        for name in ("mine", "opponent", "both"):
+            for phrase in tables.groups("goodfortune", "words").get(name, ()):
+                ws = phrase.split()
+                if list(tokens[i:i + len(ws)]) == ws:
+                    yield i + len(ws), name
+
+
+@dataclass(frozen=True)
+class TileSaid:
+    """A number, and when a charm is said right after it, that charm too (12 mati)."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        for end, n in Number().spans(tokens, i, ctx):
+            yield end, (n, None)
+            for after, charm in Names("goodfortune", "charm").spans(tokens, end, ctx):
+                yield after, (n, charm)
+
+
+def _readers() -> dict[str, Any]:
+    return {"number": Number(), "end": Names("goodfortune", "end"), "charm": Names("goodfortune", "charm"),
+            "player": Player(), "whose": Whose(), "tile": TileSaid()}
+
+
+GRAMMAR = grammar_of("goodfortune", _readers)
+
+
+@tables.cached
+def vocabulary() -> frozenset[str]:
+    """Every single word Good Fortune knows (never taken for a misspelt player name)."""
+    out = {w for ws in tables.groups("goodfortune", "words").values() for p in ws for w in p.split()}
+    out |= {w for ws in tables.groups("goodfortune", "charm").values() for p in ws for w in p.split()}
+    return frozenset(out)
+
 
 QUERIES = (
     ("central", "central"), ("my_line", "line"), ("their_line", "line"), ("my_collection", "collection"),

@@ -1,5 +1,10 @@
-"""What KIKOI players can say now: the templates and spoken forms of
-`companion/language/<lang>/kikoi.json`, filled with the tokens, players and KIKOI of the state.
+"""What KIKOI players can say: the grammar's slot readers, and what is sayable now.
+
+The patterns (``"read"``), templates and spoken forms are data:
+`companion/language/<lang>/kikoi.json`. `GRAMMAR()` reads a line (tokens in any order of a
+KIKOI and a moment word, « le Kigliss qui dort », "kigliss sleep", close names such as
+« kiglis »; players; the answer and turn words); `sayable` lists the canonical phrases now,
+filled with the tokens, players and KIKOI of the state.
 
 Canonical forms are the companion's own: a token is said as the narration says it
 (« le Kigliss qui dort », "Kigliss sleeping"), so what a player hears they can say back.
@@ -7,15 +12,101 @@ Canonical forms are the companion's own: a token is said as the narration says i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from companion import language as tables
 from companion.core import Match
 from companion.games.base import GameUI, action_command
 from companion.language import Builder, fill, spoken
+from companion.language.grammar import Context, Player, grammar_of
 
+from .notation import scan
 from .rules import ALL, DrawBlind, Drew, Pass, Pirate, RedsIn, Reply
 from .rules import Ask as AskAction
 from .tokens import KIKOI, MOMENTS, RED, is_white
+
+
+@tables.cached
+def vocabulary() -> frozenset[str]:
+    """Every single word KIKOI knows (never taken for a misspelt player name)."""
+    out: set[str] = set()
+    for section in ("kikoi", "moment", "red", "words"):
+        for phrases in tables.groups("kikoi", section).values():
+            out.update(w for p in phrases for w in p.split())
+    return frozenset(out)
+
+
+@tables.cached
+def _token_words() -> frozenset[str]:
+    return frozenset(w for section in ("kikoi", "moment", "red") for ps in tables.groups("kikoi", section).values()
+                     for p in ps for w in p.split())
+
+
+@tables.cached
+def _glue() -> frozenset[str]:
+    return frozenset(w for p in tables.groups("kikoi", "words").get("filler", ()) for w in p.split())
+
+
+@dataclass(frozen=True)
+class TokenWords:
+    """A token, or the part of one said (« kigliss », « qui dort »), in any order of its
+    words and the filler between them, close names too (« kimous »): a `Found`."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        words, glue = _token_words(), _glue()
+        j = i
+        while j < len(tokens) and (tokens[j] in words or tokens[j] in glue
+                                   or (len(tokens[j]) >= 5 and tokens[j].startswith("ki"))):
+            j += 1
+            if tokens[j - 1] in glue:
+                continue
+            found = scan(" ".join(tokens[i:j]))
+            if not found.empty:
+                yield j, found
+
+
+@dataclass(frozen=True)
+class Verbs:
+    """A turn or answer word (« je donne », « non », « je pioche », « prêt »...): the word
+    groups it belongs to, yes and no of the shared table among them."""
+
+    GROUPS = ("give", "refuse", "steal", "let_pass", "draw", "pass", "ready")
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        shared = tables.groups("shared", "words")
+        own = tables.groups("kikoi", "words")
+        by_end: dict[int, set[str]] = {}
+        for name, phrases in [*((g, own.get(g, ())) for g in self.GROUPS), ("yes", shared.get("yes", ())),
+                              ("no", shared.get("no", ()))]:
+            for p in phrases:
+                ws = p.split()
+                if list(tokens[i:i + len(ws)]) == ws:
+                    by_end.setdefault(i + len(ws), set()).add(name)
+        for end, names in by_end.items():
+            yield end, frozenset(names)
+
+
+@dataclass(frozen=True)
+class Everyone:
+    """« tout le monde », "everyone" (the shared table)."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        for p in tables.words("shared", "everyone"):
+            ws = p.split()
+            if list(tokens[i:i + len(ws)]) == ws:
+                yield i + len(ws), True
+
+
+def _readers() -> dict[str, Any]:
+    return {"token": TokenWords(), "kikoi": TokenWords(), "player": Player(), "verb": Verbs(), "everyone": Everyone()}
+
+
+#: the templates read as they are listed (a language of tables only is read so)
+TEMPLATES = {"ask": "said", "ask_all": "said_all", "drew": "said", "describe": "describe", "board": "board",
+             "status": "status", "learn": "learn", "log": "log"}
+GRAMMAR = grammar_of("kikoi", _readers, TEMPLATES)
 
 
 def kikoi_name(k: int, lang: str) -> str:

@@ -461,6 +461,14 @@ class KissaUI(GameUI):
             return Refuse([say("kissa.refused.game_over", priority=Priority.IMPORTANT, earcon="error", to=seat)])
         finder = self.game.finder(state.board)
         cands: list[list[tuple[int, ...]]] = []
+        values = [spec.value for spec in specs]
+        if all(v is not None and spec.cell is None and spec.way is None for v, spec in zip(values, specs, strict=True)):
+            x, y, z = (int(v or 0) for v in values)
+            if (x * y if op == TIMES else x + y) == z and not self._placed(op, specs, finder, state, seat):
+                # values only, true, and nowhere on the board: said as the player said it
+                sign = "×" if op == TIMES else "+"
+                return Refuse([say("kissa.no_such_equation", equation=Raw(f"{x} {sign} {y} = {z}"),
+                                   priority=Priority.IMPORTANT, earcon="error", to=seat)])
         for spec in specs:
             found = [
                 n.cells for n in finder.numbers
@@ -493,6 +501,17 @@ class KissaUI(GameUI):
             assert first_error is not None
             return Refuse(self.refusal(first_error, match, seat))
         return self._narrow(legal, match, seat)
+
+    def _placed(self, op: str, specs: list[Spec], finder: Any, state: State, seat: int) -> bool:
+        """Whether the values of `specs` lie on the board as a legal move (the first one found)."""
+        cands = [[n.cells for n in finder.numbers if n.value == spec.value] for spec in specs]
+        for a, b, c in itertools.islice(itertools.product(*cands), 20000):
+            try:
+                self.game.check(state, seat, Move(op, a, b, c))
+            except IllegalAction:
+                continue
+            return True
+        return False
 
     def _narrow(self, legal: list[Move], match: Match[Any, Any], seat: int, offset: int = 0) -> Intent:
         """One reading left: it is played at once (the narration says it, once). Several: one

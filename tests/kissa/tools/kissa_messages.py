@@ -166,6 +166,8 @@ m("kissa.tokens_left", "How many tokens are left, and their value (0 counts 10).
   terse=(("{n} jeton.", "{n} jetons."), ("{n} token.", "{n} tokens.")))
 m("kissa.no_such_number", "A number that is not on the board as said. {number}: the number, maybe with a cell.",
   "Je ne trouve pas {number} sur le plateau.", "I cannot find {number} on the board.")
+m("kissa.no_such_equation", "An equation said by its values only, true but nowhere on the board as a move. {equation}: as said, 3 + 4 = 7.",
+  "Je ne trouve pas {equation} sur le plateau.", "I cannot find {equation} on the board.")
 m("kissa.which_number", "A number is on the board several times. {value}: the number; {n}: how many; {places}: the choices.",
   ("Quel {value} ? {places}.", "Quel {value} ? Il y en a {n} : {places}. Dis la case, le choix, ou « peu importe »."),
   ("Which {value}? {places}.", "Which {value}? There are {n}: {places}. Say the cell, the option, or \"any\"."),

@@ -1,0 +1,87 @@
+"""How long reading one typed line takes: the one grammar (this tree) against the hand parsers
+it replaced (a baseline tree, /work/main by default), on the same lines, in the same run.
+
+For Good Fortune and KIKOI, in a few states after random moves, the lines are every phrase
+`GameUI.phrases` lists (French and English) and some free forms (filler, requests in any
+order, stray words). Each tree runs in its own interpreter (the two `companion` packages
+cannot share one); each prints the median and 95th percentile of `GameUI.parse` per line in
+microseconds, and the ratio to the baseline is printed at the end.
+
+Run: nice .venv/bin/python bench/grammar_read.py [--baseline /work/main] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+FREE = ["euh, je pousse la douze s'il te plaît", "ligne de Bruno", "qu'y a-t-il à gauche ?", "Anne's collection",
+        "demande à Bruno le kigliss qui dort", "Bruno, kigliss dort ?", "ask Bruno for kigliss sleep",
+        "bonjour tout le monde", "combien de points pour 12 et 3", "le kigliss qui dort, demande-le à bruno"]
+
+
+def child(repeat: int) -> dict[str, Any]:
+    from companion.core import Match, find
+
+    out: dict[str, Any] = {}
+    for name, n in (("goodfortune", 2), ("kikoi", 3)):
+        pkg = find(name).module()
+        times: list[float] = []
+        for steps in (0, 5, 12):
+            game = pkg.Rules()
+            match: Match[Any, Any] = Match(game, ["Anne", "Bruno", "Chloé"][:n], steps + 1)
+            rng = random.Random(steps)
+            for _ in range(steps):
+                if match.current is None:
+                    break
+                match.play(match.current, rng.choice(match.legal(match.current)))
+            seat = match.current if match.current is not None else 0
+            ui = pkg.UI(game)
+            lines = [p for lang in ("fr", "en") for p, _c in ui.phrases(match, seat, lang).concrete] + FREE
+            ui.parse(lines[0], match, seat)  # tables read and cached before timing
+            for _ in range(repeat):
+                for line in lines:
+                    t0 = time.perf_counter()
+                    ui.parse(line, match, seat)
+                    times.append((time.perf_counter() - t0) * 1e6)
+        times.sort()
+        out[name] = {"lines": len(times), "median_us": statistics.median(times),
+                     "p95_us": times[int(0.95 * (len(times) - 1))]}
+    return out
+
+
+def run(tree: Path, repeat: int) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    got = subprocess.run([sys.executable, __file__, "--child", "--repeat", str(repeat)], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True)
+    return json.loads(got.stdout)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", type=Path, default=Path("/work/main"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--child", action="store_true")
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(args.repeat)))
+        return 0
+    here = Path(__file__).resolve().parent.parent
+    new, old = run(here, args.repeat), run(args.baseline, args.repeat)
+    for name in new:
+        a, b = new[name], old[name]
+        print(f"{name}: {a['lines']} lines; grammar median {a['median_us']:.0f} µs (p95 {a['p95_us']:.0f}), "
+              f"hand parser {b['median_us']:.0f} µs (p95 {b['p95_us']:.0f}); ratio {a['median_us'] / b['median_us']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,363 @@
+"""One grammar per game, read both ways: lines into typed commands, and back into words.
+
+A game's reading rules are data, in its phrase tables (`<lang>/<game>.json`, key ``"read"``):
+an object from a command's kind to its patterns, in the order they are tried (the first kind
+that reads a line wins)::
+
+    "read": {"where": ["<where> {number}", "<question> {number}"],
+             "push":  ["<push>? {tile}"]}
+
+A pattern is words separated by spaces:
+
+* ``word`` a word (folded: case and accents ignored), ``a|b`` one of several words;
+* ``<group>`` any phrase of the game's word group (``"words"`` of the same table: « main de
+  Fatma », « jeu de tuiles »...), every language at once;
+* ``{slot}`` a value read by the slot's `Reader` (a number in digits or words, a player by
+  name or close spelling, a name of the game's lists such as a charm or an end);
+* any of them followed by ``?``: optional; ``+``: one or more (a slot's values then a tuple);
+  ``*``: none or more.
+
+Filler costs nothing: the words of the shared ``"filler"`` list (« euh », « s'il te plaît »,
+"please", « aurais-tu l'obligeance de »...) and of the game's ``filler`` group may come
+anywhere between the pattern's words. `Grammar.read` gives every reading of the first kind that
+reads the line: one (a command), several (an ambiguity: the caller asks which), or none. The
+same patterns compile to the recogniser's word sequences (`sequences`), so what is heard is
+what is read. Free forms the patterns cannot hold (2kissa10's « 10 + 29 = 39 ») are a game's
+notation readers, which return the same commands.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.core.text import fold
+
+from .reading import close_match, number_at, player_spans
+from .tables import cached, groups, languages, table, words
+
+#: what a slot reader may look at besides the words: the match's players, the seat speaking
+Context = Mapping[str, Any]
+
+
+class Reader(Protocol):
+    """Reads a slot's value from the words at `i`: every (end, value) it can take."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]: ...
+
+
+@dataclass(frozen=True)
+class Number:
+    """A whole number from `lo` to `hi`, in digits or words (« vingt et un », "21")."""
+
+    lo: int = 0
+    hi: int = 10**9
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        value, used = number_at(tokens, i)
+        if used and self.lo <= value <= self.hi:
+            yield i + used, value
+
+
+@dataclass(frozen=True)
+class Names:
+    """One of a table's named values (an object of value -> phrases, every language: a
+    charm, an end), said exactly or, for a word of five letters or more, closely spelt."""
+
+    game: str
+    key: str
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        found = False
+        for value, phrases in groups(self.game, self.key).items():
+            for p in phrases:
+                ws = p.split()
+                if list(tokens[i:i + len(ws)]) == ws:
+                    found = True
+                    yield i + len(ws), value
+        if not found and i < len(tokens) and len(tokens[i]) >= 5:
+            single = _singles(self.game, self.key)
+            got = close_match(tokens[i], list(single), cutoff=85)
+            if got is not None:
+                yield i + 1, single[got]
+
+
+@cached
+def _singles(game: str, key: str) -> dict[str, str]:
+    return {p: v for v, ps in groups(game, key).items() for p in ps if " " not in p}
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player by name, « joueur 2 » or a close spelling (`ctx["players"]`); `ctx["known"]`
+    lists the game's own words, never taken for a misspelt name."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        players = ctx.get("players", ())
+        seen = set()
+        for a, b, seat in player_spans(" ".join(tokens[i:]), players, ctx.get("known", ())):
+            if a == 0:
+                seen.add((i + b, seat))
+                yield i + b, seat
+        for seat, name in enumerate(players):  # « Bot 2 » said « bot two »
+            end = _name_with_numbers(fold(name).split(), tokens, i)
+            if end is not None and (end, seat) not in seen:
+                yield end, seat
+
+
+def _name_with_numbers(name: Sequence[str], tokens: Sequence[str], i: int) -> int | None:
+    """Where a name whose words hold a number ends when said from `i` with it in words."""
+    if not any(w.isdecimal() for w in name):
+        return None
+    j = i
+    for w in name:
+        if w.isdecimal():
+            value, used = number_at(tokens, j)
+            if not used or value != int(w):
+                return None
+            j += used
+        elif j < len(tokens) and tokens[j] == w:
+            j += 1
+        else:
+            return None
+    return j
+
+
+# --- patterns --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Part:
+    """One element of a pattern: `words` (alternative word sequences) or a `slot`."""
+
+    words: tuple[tuple[str, ...], ...] = ()
+    slot: str | None = None
+    optional: bool = False
+    repeat: bool = False
+    group: str | None = None  # the word group it came from (« <push> »), for compiling
+
+
+def parse_pattern(pattern: str, game: str) -> tuple[Part, ...]:
+    """``"<push>? {tile}"`` -> its parts (words folded, groups looked up in every language)."""
+    out = []
+    for item in pattern.split():
+        optional = item[-1] in "?*"
+        repeat = item[-1] in "+*"
+        item = item.rstrip("?*+")
+        if item.startswith("{") and item.endswith("}"):
+            out.append(Part(slot=item[1:-1], optional=optional, repeat=repeat))
+        elif item.startswith("<") and item.endswith(">"):
+            name = item[1:-1]
+            phrases = groups(game, "words").get(name)
+            if not phrases:
+                raise ValueError(f"{game}: no word group {name!r} in pattern {pattern!r}")
+            out.append(Part(tuple(tuple(p.split()) for p in phrases), optional=optional, repeat=repeat, group=name))
+        else:
+            alts = tuple(tuple(fold(a).split()) for a in item.split("|"))
+            out.append(Part(alts, optional=optional, repeat=repeat))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    pattern: str
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way a line reads: the rule's kind and the slots' values."""
+
+    kind: str
+    values: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict(self.values).get(name, default)
+
+
+@dataclass
+class Grammar:
+    """A game's reading rules (every language), its slot readers and its filler."""
+
+    game: str
+    rules: list[Rule]
+    readers: dict[str, Reader]
+    filler: tuple[tuple[str, ...], ...] = ()
+    _by_kind: dict[str, list[Rule]] | None = field(default=None, repr=False)
+    _filler_index: dict[str, list[tuple[str, ...]]] | None = field(default=None, repr=False)
+
+    def read(self, text: str, ctx: Context | None = None) -> list[Reading]:
+        """Every reading of the first kind (in the rules' order) that reads all of `text`'s
+        words, filler aside, with the fewest words skipped as filler and the most slots read;
+        [] when none does. Reading changes nothing."""
+        tokens = tuple(fold(text).split())
+        if not tokens:
+            return []
+        ctx = ctx or {}
+        for kind, rules in self._kinds().items():
+            found: dict[tuple[tuple[str, Any], ...], int] = {}
+            for rule in rules:
+                for values, skipped in self._match(rule.parts, tokens, ctx):
+                    found[values] = min(skipped, found.get(values, skipped))
+            if found:
+                # the fewest words taken as filler, then the most slots read: a word read as
+                # meaning beats the same word skipped (« ma » is both filler and « mine »)
+                best = min((n, -len(v)) for v, n in found.items())
+                return [Reading(kind, v) for v, n in found.items() if (n, -len(v)) == best]
+        return []
+
+    def kinds(self) -> list[str]:
+        return list(dict.fromkeys(r.kind for r in self.rules))
+
+    def _kinds(self) -> dict[str, list[Rule]]:
+        if self._by_kind is None:
+            self._by_kind = {}
+            for rule in self.rules:
+                self._by_kind.setdefault(rule.kind, []).append(rule)
+        return self._by_kind
+
+    def _filler_at(self) -> dict[str, list[tuple[str, ...]]]:
+        if self._filler_index is None:
+            self._filler_index = {}
+            for f in self.filler:
+                self._filler_index.setdefault(f[0], []).append(f)
+        return self._filler_index
+
+    def _skips(self, tokens: Sequence[str], j: int) -> list[tuple[int, int]]:
+        """Where the words may go on from `j` past any filler, with the filler words skipped
+        ((j, 0) first)."""
+        out, todo = {j: 0}, [j]
+        index = self._filler_at()
+        while todo:
+            k = todo.pop()
+            for f in index.get(tokens[k], ()) if k < len(tokens) else ():
+                if tuple(tokens[k:k + len(f)]) == f and k + len(f) not in out:
+                    out[k + len(f)] = out[k] + len(f)
+                    todo.append(k + len(f))
+        return list(out.items())
+
+    def _match(self, parts: Sequence[Part], tokens: Sequence[str], ctx: Context) -> list[tuple[tuple[tuple[str, Any], ...], int]]:
+        """Every way `parts` read all of `tokens`: (slot values, words skipped as filler)."""
+        results: list[tuple[tuple[tuple[str, Any], ...], int]] = []
+        memo: set[tuple[int, int, tuple[tuple[str, Any], ...], tuple[Any, ...] | None, int]] = set()
+
+        def go(k: int, j: int, values: tuple[tuple[str, Any], ...], reps: tuple[Any, ...] | None, n: int) -> None:
+            # `reps`: the values read so far by the repeated slot `parts[k]` (None: not begun);
+            # `n`: the words skipped as filler so far
+            for j2, skipped in self._skips(tokens, j):
+                n2 = n + skipped
+                key = (k, j2, values, reps, n2)
+                if key in memo:
+                    continue
+                memo.add(key)
+                if k == len(parts):
+                    if j2 == len(tokens):
+                        results.append((values, n2))
+                    continue
+                part = parts[k]
+                if part.optional and reps is None:
+                    go(k + 1, j2, values, None, n2)
+                if part.slot is not None:
+                    reader = self.readers[part.slot]
+                    for end, value in reader.spans(tokens, j2, ctx):
+                        if end <= j2:
+                            continue
+                        if part.repeat:
+                            got = (*(reps or ()), value)
+                            go(k, end, values, got, n2)
+                            go(k + 1, end, (*values, (part.slot, got)), None, n2)
+                        else:
+                            go(k + 1, end, (*values, (part.slot, value)), None, n2)
+                else:
+                    for alt in part.words:
+                        if tuple(tokens[j2:j2 + len(alt)]) == alt:
+                            if part.repeat:
+                                go(k, j2 + len(alt), values, (), n2)
+                            go(k + 1, j2 + len(alt), values, None, n2)
+
+        go(0, 0, (), None, 0)
+        return results
+
+    # --- the other way: the recogniser's word sequences --------------------------------------
+    def sequences(self, kind: str | None = None) -> list[tuple[str | tuple[str], ...]]:
+        """The rules' word sequences for `fsg.Automaton.words`, slots as ``(name,)`` items
+        (their values given apart): what the recogniser may hear is what `read` reads,
+        filler aside."""
+        out: dict[tuple[str | tuple[str], ...], None] = {}
+        for rule in self.rules:
+            if kind is not None and rule.kind != kind:
+                continue
+            choices: list[list[tuple[str | tuple[str], ...]]] = []
+            for part in rule.parts:
+                alts: list[tuple[str | tuple[str], ...]] = [((part.slot,),)] if part.slot else list(part.words)
+                if part.optional:
+                    alts = [(), *alts]
+                choices.append(alts)
+            for combo in itertools.product(*choices):
+                seq = tuple(w for piece in combo for w in piece)
+                if seq:
+                    out[seq] = None
+        return list(out)
+
+
+@cached
+def shared_filler() -> tuple[tuple[str, ...], ...]:
+    """The shared filler of every language, longest first (« s'il te plaît », "please")."""
+    return tuple(sorted({tuple(p.split()) for p in words("shared", "filler")}, key=len, reverse=True))
+
+
+def strip_filler(text: str) -> str:
+    """The folded line without its shared filler (« euh aide » -> « aide »)."""
+    tokens = fold(text).split()
+    out: list[str] = []
+    i = 0
+    fill = shared_filler()
+    while i < len(tokens):
+        for f in fill:
+            if tuple(tokens[i:i + len(f)]) == f:
+                i += len(f)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return " ".join(out)
+
+
+def build(game: str, readers: Mapping[str, Reader], templates: Mapping[str, str] | None = None) -> Grammar:
+    """The grammar of `game` from its tables' ``"read"`` patterns, every language (the first
+    language's order of kinds, the others' patterns after), with its and the shared filler.
+    `templates` (template key -> kind): the canonical ``"templates"`` that are read as
+    patterns too, so that a language of tables only (« mi petas {token} de {player} ») is
+    read as it is listed."""
+    by_kind: dict[str, list[str]] = {}
+    for lang in languages():
+        for kind, patterns in table(game, lang).get("read", {}).items():
+            for p in [patterns] if isinstance(patterns, str) else patterns:
+                if p not in by_kind.setdefault(kind, []):
+                    by_kind[kind].append(p)
+    for lang in languages():
+        own = table(game, lang).get("templates", {})
+        for key, kind in (templates or {}).items():
+            p = own.get(key)
+            if isinstance(p, str) and p not in by_kind.setdefault(kind, []):
+                by_kind[kind].append(p)
+    rules = [Rule(kind, p, parse_pattern(p, game)) for kind, ps in by_kind.items() for p in ps]
+    for rule in rules:
+        for part in rule.parts:
+            if part.slot is not None and part.slot not in readers:
+                raise ValueError(f"{game}: pattern {rule.pattern!r} has no reader for {{{part.slot}}}")
+    own = tuple(tuple(p.split()) for p in groups(game, "words").get("filler", ()))
+    filler = tuple(sorted(set(own) | set(shared_filler()), key=len, reverse=True))
+    return Grammar(game, rules, dict(readers), filler)
+
+
+def grammar_of(game: str, readers: Callable[[], Mapping[str, Reader]],
+               templates: Mapping[str, str] | None = None) -> Callable[[], Grammar]:
+    """A memoised builder of the game's grammar (rebuilt when the tables' folders change)."""
+
+    @cached
+    def made() -> Grammar:
+        return build(game, readers(), templates)
+
+    return made

@@ -1,0 +1,57 @@
+"""The one grammar's reader (companion/language/grammar.py): patterns, slots, filler, the
+choice among readings, and the same rules compiled for the recogniser."""
+
+from __future__ import annotations
+
+import json
+
+from companion.games.goodfortune.phrases import GRAMMAR as GOODFORTUNE
+from companion.games.kikoi.phrases import GRAMMAR as KIKOI
+from companion.inputs.voice.fsg import Automaton
+from companion.language import extra_dir
+from companion.language.grammar import Names, Number, Player, build, strip_filler
+
+CTX = {"players": ("Anne", "Bruno", "Bot 2")}
+
+
+def test_patterns_read_whole_lines_with_filler_costing_nothing(tmp_path):
+    (tmp_path / "fr").mkdir()
+    (tmp_path / "fr" / "toy.json").write_text(json.dumps({
+        "words": {"take": ["prends", "je prends"], "filler": ["la", "le"]},
+        "end": {"left": ["gauche"], "right": ["droite"]},
+        "read": {"take": ["<take>+ {n}+"], "place": ["{end}"], "ask": ["{who} ?"]},
+    }), encoding="utf-8")
+    with extra_dir(tmp_path):
+        g = build("toy", {"n": Number(1, 21), "end": Names("toy", "end"), "who": Player()})
+        [r] = g.read("euh, je prends la douze 3 s'il te plaît", CTX)
+        assert (r.kind, r.get("n")) == ("take", (12, 3))
+        assert [x.get("end") for x in g.read("droite", CTX)] == ["right"]
+        assert g.read("prends 22", CTX) == []  # out of the slot's range: not read
+        assert g.read("prends douze maintenant", CTX) == []  # a word left over: not read
+        assert g.read("Bruno", CTX)[0].get("who") == 1
+        assert g.read("bot two", CTX)[0].get("who") == 2  # « Bot 2 » said in words
+
+
+def test_a_word_read_as_meaning_beats_the_same_word_skipped():
+    # « ma » is filler and « mine »; « qui » filler and a KIKOI word (« qui glisse »)
+    readings = GOODFORTUNE().read("ma collection", CTX)
+    assert [r.values for r in readings] == [(("whose", "mine"),)]
+    readings = KIKOI().read("Bruno: qui glisse, dodo", CTX)
+    assert len(readings) == 1 and readings[0].get("token").kikois == (2,)
+
+
+def test_shared_filler_goes_from_shared_words_too():
+    assert strip_filler("euh, s'il te plaît, aide") == "aide"
+    assert strip_filler("um please undo") == "undo"
+
+
+def test_the_same_rules_compile_to_the_recognisers_automaton():
+    g = GOODFORTUNE()
+    fa = Automaton()
+    numbers = {"number": [["douze"], ["12"]]}
+    fa.words(g.sequences("where"), fa.start, fa.final, 1.0, numbers)
+    assert fa.accepts(["ou", "est", "douze"]) and fa.accepts(["where", "is", "12"])
+    assert not fa.accepts(["ou", "douze", "est"])
+    for seq in g.sequences("where"):
+        words = [w if isinstance(w, str) else "douze" for w in seq]
+        assert g.read(" ".join(words), CTX)[0].kind == "where"  # what is heard is what is read

@@ -1,0 +1,154 @@
+"""The conformance law of the one grammar, over every game, both languages and random states,
+driven through the session core's `handle` (the path every input takes) and asserting the
+command it logs (`InputTaken`):
+
+1. every phrase `GameUI.phrases` lists, said in that state, is taken with its listed command,
+   never as not understood: a move is played (or read back, or asked about), a query
+   answered; a shared word may be refused with its reason (« annule » with nothing to undo);
+2. every command a game's grammar reads has a handler, which gives an intent, or a refusal
+   with a reason code when the match refuses it;
+3. reading a line changes no state: neither the match nor the game's UI.
+
+Kaliko still reads lines with its hand parser, which keeps the play being built inside the UI:
+law 3 fails for it (issue 24: marked, strict, until it moves onto the grammar).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.core import IllegalAction, Match, find
+from companion.games.base import Act, Ambiguous, Confirm, Seq
+from companion.language import pick, shared_phrases
+from companion.session.core import Seat, SessionCore
+from companion.session.inbox import Line
+from companion.session.outputs import InputTaken
+
+PLAYERS = ["Marie", "Paul", "Zoé", "Chloé"]
+TAKEN = ("shared", "act", "confirm", "ask", "answer")
+# (game, options, players, playout lengths, listed phrases tried per state)
+CASES = [
+    ("goodfortune", {}, 2, (0, 5, 17), 60),
+    ("goodfortune", {"physical": True, "match": "domino_half"}, 2, (0, 10), 60),
+    ("kikoi", {}, 3, (0, 6, 25), 60),
+    ("kikoi", {"physical": True}, 3, (0, 9), 60),
+    ("kissa", {}, 2, (0, 5), 30),
+    ("kaliko", {"hand_size": 4}, 3, (0, 4), 20),
+]
+
+
+def _state(name: str, options: dict[str, Any], n: int, steps: int, seed: int) -> tuple[Any, list[Any]]:
+    pkg = find(name).module()
+    game = pkg.Rules(**options)
+    match: Match[Any, Any] = Match(game, PLAYERS[:n], seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = match.current
+        if seat is None:
+            break
+        legal = match.legal(seat)
+        match.play(seat, legal[rng.randrange(len(legal))])
+    return pkg, match.actions_json()
+
+
+def _core(pkg: Any, name: str, options: dict[str, Any], n: int, seed: int, actions: list[Any], lang: str) -> SessionCore:
+    """A session of humans at this state, its opening said."""
+    game = pkg.Rules(**options)
+    match: Match[Any, Any] = Match(game, PLAYERS[:n], seed)
+    match.replay(actions)
+    core = SessionCore(name, pkg.UI(game), match, [Seat(p) for p in PLAYERS[:n]], lang=lang)
+    core.start()
+    return core
+
+
+def _taken(outputs: list[Any]) -> InputTaken:
+    got = [o for o in outputs if isinstance(o, InputTaken)]
+    assert len(got) == 1, outputs  # one record per input
+    return got[0]
+
+
+def _snapshot(core: SessionCore) -> tuple[str, Any]:
+    match = core.match
+    state = json.dumps(match.game.state_to_json(match.state), sort_keys=True)
+    ui = {k: v for k, v in vars(core.ui).items() if k not in ("game", "views")}
+    return state, copy.deepcopy(ui)
+
+
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
+                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_listed_phrase_is_taken_with_its_command(name, options, n, lengths, tried, lang):
+    for steps in lengths:
+        seed = steps + 3
+        pkg, actions = _state(name, options, n, steps, seed)
+        probe = _core(pkg, name, options, n, seed, actions, lang)
+        seat = probe.match.current
+        if seat is None:
+            continue
+        listed = probe.ui.phrases(probe.match, seat, lang).concrete
+        rng = random.Random(seed)
+        sample = pick(listed, tried, lambda pc: pc[1].split(":")[0] + pc[1][7:19])
+        rng.shuffle(sample)
+        for phrase, command in sample:
+            core = _core(pkg, name, options, n, seed, actions, lang)
+            taken = _taken(core.handle(Line(phrase, seat=seat)))
+            allowed = ("act", "confirm", "ask") if command.startswith("action:") else (*TAKEN, "refuse")
+            assert taken.outcome in allowed and taken.command == command, (lang, steps, phrase, taken, command)
+
+
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
+                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
+def test_every_command_read_has_a_handler_giving_an_intent_or_a_reasoned_refusal(name, options, n, lengths, tried):
+    for steps in lengths:
+        seed = steps + 5
+        pkg, actions = _state(name, options, n, steps, seed)
+        core = _core(pkg, name, options, n, seed, actions, "fr")
+        ui, match = core.ui, core.match
+        if ui.grammar() is None:
+            pytest.skip(f"{name} reads with its own parser (issue 24: not moved onto the grammar yet)")
+        for seat in range(n):
+            for lang in ("fr", "en"):
+                shared = {c for _p, c in shared_phrases(lang)}
+                for phrase, listed in ui.phrases(match, seat, lang).concrete[:tried]:
+                    command = ui.command(phrase, match, seat)
+                    if listed in shared:
+                        continue  # a shared word, taken by the session (tests/test_session*.py)
+                    assert isinstance(command, Ambiguous) or type(command) in ui.HANDLERS, command
+                    intent, _view = ui.handle(command, match, seat, None)
+                    assert intent is not None, (phrase, command)
+                    for item in intent.items if isinstance(intent, Seq) else [intent]:
+                        if isinstance(item, (Act, Confirm)):
+                            try:
+                                match.check(seat, item.action)
+                            except IllegalAction as exc:
+                                assert exc.code, (phrase, item)
+
+
+LINES = ["aide", "mon plateau", "demande à Paul le kigliss qui dort", "je pioche", "gauche", "12", "douze mati",
+         "A1 droite plus B1 droite égale C1 droite", "3 plus 4 égale 7", "put it at 5h1", "ma ligne", "score",
+         "annule", "euh", "oui", "non", "bonjour tout le monde", "Paul: ma collection", "kigliss", "pass"]
+
+
+STILL_STATEFUL = pytest.mark.xfail(strict=True, reason="Kaliko's hand parser keeps the play being built in its UI "
+                                                       "(issue 24: not moved onto the grammar yet)")
+
+
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"),
+                         [pytest.param(*c, marks=STILL_STATEFUL) if c[0] == "kaliko" else c for c in CASES],
+                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
+def test_reading_a_line_changes_no_state(name, options, n, lengths, tried):
+    for steps in lengths:
+        seed = steps + 7
+        pkg, actions = _state(name, options, n, steps, seed)
+        core = _core(pkg, name, options, n, seed, actions, "fr")
+        ui, match = core.ui, core.match
+        before = _snapshot(core)
+        for seat in range(n):
+            for line in LINES + [p for p, _c in ui.phrases(match, seat, "en").concrete[:tried]]:
+                ui.read(line, match, seat, core.views.get(seat))
+                assert _snapshot(core) == before, (seat, line)

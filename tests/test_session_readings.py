@@ -1,0 +1,82 @@
+"""Reading mistakes of issue 24 (point 6), through the session: « annule », « non », "cancel"
+drop a pending question or read-back and nothing else happens; English "end" quits; « Bruno,
+joue pour moi » on Bruno's turn is Bruno asking for autoplay, not a KIKOI request; filler and
+politeness cost nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.core import Match
+from companion.games import kikoi
+from companion.session import Seat, Session
+from companion.session.commands import global_command
+from companion.session.inbox import Line
+from companion.session.outputs import InputTaken
+from tests.toygame import Nim
+from tests.toyui import NimUI, TakeOne
+
+
+def nim(bots=(False, True)):
+    game = Nim(pile=7)
+    names = ["Marie", "Paul"]
+    match = Match(game, names, seed=4)
+    seats = [Seat(n, bot=TakeOne(game, i, None) if b else None) for i, (n, b) in enumerate(zip(names, bots, strict=True))]
+    lines: list[str] = []
+    s = Session("nim", NimUI(game), match, seats, lang="fr", out=lines.append)
+    s.start()
+    return s, lines
+
+
+@pytest.mark.parametrize("word", ["annule", "non", "cancel", "never mind"])
+def test_a_cancel_word_drops_a_read_back_and_takes_nothing_back(word):
+    s, lines = nim()
+    s.handle("take 1")  # Marie, then Paul the bot: one move each to take back
+    pile = s.match.state.pile
+    s.handle("sure 2")
+    assert s.core.pending
+    s.handle(word)
+    assert not s.core.pending and s.match.state.pile == pile  # nothing undone
+    assert lines[-1].endswith("D'accord, coup annulé. Rien n'a changé.")
+
+
+def kikoi_session():
+    game = kikoi.Rules()
+    match = Match(game, ["Anne", "Bruno", "Chloé"], seed=6)
+    lines: list[str] = []
+    s = Session("kikoi", kikoi.UI(game), match, [Seat(n) for n in match.players], lang="fr", out=lines.append)
+    s.start()
+    return s, lines
+
+
+def taken(s, text, seat=None):
+    outs = s.core.handle(Line(text, seat=seat))
+    return next(o for o in outs if isinstance(o, InputTaken))
+
+
+def test_annule_drops_a_kikoi_question():
+    s, _lines = kikoi_session()
+    seat = s.match.current
+    other = s.match.players[(seat + 1) % 3]
+    assert taken(s, f"demande à {other} le kigliss").outcome == "ask"  # which moment?
+    got = taken(s, "annule")
+    assert (got.outcome, got.command) == ("shared", "no") and not s.core.pending
+    assert len(s.match.history) == 0
+
+
+def test_a_name_then_a_shared_word_is_that_player_speaking():
+    s, _lines = kikoi_session()
+    name = s.match.players[s.match.current]
+    got = taken(s, f"{name}, joue pour moi")
+    assert got.command == "autoplay" and got.outcome != "not_understood"
+
+
+def test_english_end_quits_and_filler_costs_nothing():
+    assert global_command("end") == "quit"
+    assert global_command("euh, s'il te plaît, aide") == "help"
+    assert global_command("um, repeat please") == "repeat"
+    s, _lines = kikoi_session()
+    seat = s.match.current
+    other = s.match.players[(seat + 1) % 3]
+    got = taken(s, f"{other}, aurais-tu l'obligeance de me donner le Kigliss qui dort ?")
+    assert got.outcome in ("act", "refuse") and got.command.startswith("action:")
