@@ -108,6 +108,7 @@ def test_with_pages_to_come_the_deal_waits_for_every_human() -> None:
     assert "[Anne] (dit en privé à Anne)" in lines and "[Bruno] (dit en privé à Bruno)" in lines
     assert session.core.waiting is False
     session.handle("quitte")
+    session.handle("oui")  # « Quitter la partie ? » (#29)
     assert not session.running
 
 
@@ -115,6 +116,7 @@ def test_quit_is_heard_while_the_deal_waits() -> None:
     session, lines, _ = _waiting_table()
     session.start()
     session.handle("quitte")
+    session.handle("oui")  # « Quitter la partie ? » (#29)
     assert not session.running
 
 

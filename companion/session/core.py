@@ -527,7 +527,9 @@ class SessionCore:
             if target is not None:
                 self._release(target, item)
                 return
-        if self.waiting and global_command(text) not in WHILE_WAITING:
+        # while the deal waits, only the words that act on the session; the answer to
+        # « Quitter la partie ? » too (#29), whatever it is
+        if self.waiting and not self.quit_asked and global_command(text) not in WHILE_WAITING:
             self._out.append(InputTaken(item.source, seat, item.text, "refuse", None))
             self._tell_waiting()
             return

@@ -22,6 +22,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say, secret, stan
 from . import narration, readings
 from .notation import Found, find_tokens, scan
 from .phrases import GRAMMAR, vocabulary
+from .reader import KikoiTokens
 from .readings import NOTHING, Board, Describe, Learn, Log, Status
 from .rules import (
     ALL,
@@ -43,7 +44,6 @@ from .rules import (
 from .rules import (
     Ask as AskAction,
 )
-from .reader import KikoiTokens
 from .tokens import KIKOI, KIPIRAT, token_from_id, token_id, white
 
 # Refusals whose reason names what the asker holds (a token on their board, their row's KIKOI).
