@@ -120,6 +120,23 @@ COMPILE: dict[tuple[str, str], list[float]] = {}
 BASE_COMPILE: dict[tuple[str, str], list[float]] = {}
 
 
+#: the noise suppressor the sound goes through before the recogniser (`--suppress`), and the
+#: room before each utterance it is given first, to learn the noise from (then cut off)
+SUPPRESS = {"name": "none"}
+WARM_S = 1.0
+
+
+def make_utterance(text: str, voice: str, rate: int, snr: float | None, seed: int, kind: str) -> np.ndarray:
+    if SUPPRESS["name"] == "none":
+        return synth.utterance(text, voice, rate, snr, seed=seed, noise=kind)
+    from companion.inputs.voice.suppress import make
+
+    pcm = synth.utterance(text, voice, rate, snr, pad=0.3 + WARM_S, seed=seed, noise=kind)
+    out = make(SUPPRESS["name"]).process(pcm)
+    k = int(WARM_S * synth.RATE)
+    return out[k:len(out) - k]
+
+
 #: noise conditions: (kind, SNR in dB); None is clean
 CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "white5": ("white", 5.0),
               "babble10": ("babble", 10.0), "babble5": ("babble", 5.0)}
@@ -179,7 +196,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
         for m, voice, rate, seed in plan:
             for cond in conditions:
                 kind, snr = CONDITIONS[cond]
-                pcm = synth.utterance(m.phrase, voice, rate, snr, seed=seed, noise=kind or "white")
+                pcm = make_utterance(m.phrase, voice, rate, snr, seed, kind or "white")
                 t = time.perf_counter()
                 r, finish_ms = decode(rec, pcm)
                 row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
@@ -194,7 +211,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
         for oog_i, voice, rate, cond, seed in oog_plan:
             kind, snr = CONDITIONS[cond]
             s = OUT_OF_GRAMMAR[lang][oog_i]
-            pcm = synth.utterance(s, voice, rate, snr, seed=seed, noise=kind or "white")
+            pcm = make_utterance(s, voice, rate, snr, seed, kind or "white")
             r, _ms = decode(rec, pcm)
             rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
@@ -235,8 +252,8 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
             rec.set_phrases(sayable_now(ui, match, seat, lang))
             for name, pcm in recs:
                 for cond in conditions:
-                    if cond.startswith("white"):
-                        continue  # real recordings: clean and in babble only
+                    if cond not in ("clean", "babble10"):
+                        continue  # real recordings: clean and in babble at 10 dB only
                     kind, snr = CONDITIONS[cond]
                     x = synth.add_babble(pcm, snr, seed=len(rows)) if kind else pcm
                     r, _ms = decode(rec, x)
@@ -522,6 +539,8 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--suppress", default="none", help="noise suppressor before the recogniser: none, webrtc, rnnoise")
+    ap.add_argument("--no-subtract", action="store_true", help="without the recogniser's own spectral subtraction")
     ap.add_argument("--conditions", default="clean,white10,white5,babble10,babble5",
                     help=f"noise conditions, of {', '.join(CONDITIONS)}")
     ap.add_argument("--no-held-out", action="store_true", help="espeak-ng voices only (no flite, Festival)")
@@ -537,6 +556,8 @@ def main() -> None:
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     conditions = tuple(args.conditions.split(","))
+    SUPPRESS["name"] = args.suppress
+    print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()
     if args.fit_from:
         rows = json.loads(Path(args.fit_from).read_text())
@@ -553,7 +574,7 @@ def main() -> None:
             threshold_table(refit)
         return
     for lang in args.lang.split(","):
-        rec = SphinxRecognizer(lang)
+        rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
         # the grammar of before: pocketsphinx's own compile of the JSGF text
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
         rnd = random.Random(11)
