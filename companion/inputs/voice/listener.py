@@ -140,6 +140,9 @@ class Listener:
     #: recording played as one, is dropped while the companion speaks instead: those commands
     #: would be lost, and the first ones were, while the game's opening was said.
     takes_turns: bool = False
+    #: a microphone stays deaf this long after the companion stops speaking: its last words
+    #: still come back from the loudspeaker's buffer and the room (never a command)
+    echo_tail_s: float = 0.3
 
     def __post_init__(self) -> None:
         self._thread: threading.Thread | None = None
@@ -200,12 +203,17 @@ class Listener:
         streaming = self.streaming and all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
         active = False
         fed = 0
+        spoke_at = -1e9
         for chunk in self.source:
             if self._stop.is_set():
                 break
             if self.takes_turns and not self.barge_in:
                 self._wait_turn()
             speaking = self._speaking()
+            if speaking:
+                spoke_at = seg.t
+            elif not self.takes_turns and seg.t - spoke_at < self.echo_tail_s:
+                speaking = True  # the echo of its last words
             closed = self.gate is not None and not self.gate.is_open
             if (speaking and not self.barge_in) or closed:
                 self.muted_chunks += 1
