@@ -530,6 +530,14 @@ def memory(games: list[str]) -> None:
         grammar_memory(game)
 
 
+def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
+    """Each part's rows saved as soon as it is done (`--fit-from` reports from them if the
+    run is cut short), and a line to say so."""
+    if path:
+        Path(path).write_text(json.dumps(rows))
+    print(f"  {what}: done, {len(rows)} results so far, {time.time() - t0:.0f} s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=300, help="utterances per game and language (each also with noise)")
@@ -572,6 +580,7 @@ def main() -> None:
             rescore(refit, w, b)
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
+            report(rows, lang, args.threshold)
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
@@ -581,10 +590,10 @@ def main() -> None:
         n = args.n if lang == "en" else max(8, args.n // 2)
         for g in args.games.split(","):
             run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)
+            progress(rows, args.rows, f"{lang} {g}", t0)
         if not args.no_real:
             real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states)
-    if args.rows:
-        Path(args.rows).write_text(json.dumps(rows))
+            progress(rows, args.rows, f"{lang} real talk", t0)
     if args.calibrate:
         for lang in args.lang.split(","):
             mine = [r for r in rows if r["lang"] == lang]
