@@ -64,6 +64,7 @@ SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
     "new VAD (240 ms after a clear voice, else 360), decode while speaking": ({}, True),
     "new VAD, 360 ms always": ({"quiet_end_ms": None}, True),
     "new VAD, 180 ms after a clear voice": ({"quiet_end_ms": 180}, True),
+    "in use: Silero + babble gate, decode while speaking": ({"vad": "default"}, True),
 }
 
 
@@ -327,7 +328,13 @@ class Outcome:
 def run_setting(kw: dict[str, Any], streaming: bool, rec: SphinxRecognizer, phrases: PhraseSet, wav: Path,
                 said: list[Said]) -> Outcome:
     source = WavSource([wav], realtime=True, gap=0.0)
-    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=Segmenter(**kw), streaming=streaming)
+    if kw.get("vad") == "default":
+        from companion.inputs.voice.silero import default_segmenter
+
+        seg = default_segmenter()
+    else:
+        seg = Segmenter(**kw)
+    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=seg, streaming=streaming)
     listener.start().join()
     assert source.t0 is not None
     return Outcome(listener.heard, source.t0, said)

@@ -35,6 +35,7 @@ from companion.session.inbox import Inbox, Line
 
 from .grammar import SPEAKER, PhraseSet
 from .recognizer import Recognizer, Result
+from .silero import default_segmenter
 from .vad import FRAME, Segmenter, Utterance
 
 #: a name said alone names the speaker of the next utterance if it starts within this many
@@ -125,7 +126,7 @@ class Listener:
     seat: int | None = None
     speaker: Any = None
     barge_in: bool = False
-    segmenter: Segmenter = field(default_factory=Segmenter)
+    segmenter: Segmenter = field(default_factory=default_segmenter)  # Silero's where installed
     on_heard: Callable[[Heard], None] | None = None
     heard: list[Heard] = field(default_factory=list)
     muted_chunks: int = 0

@@ -94,3 +94,17 @@ class SileroSegmenter(Segmenter):
         if self.margin_db is None:
             return voiced, 40.0  # no level: every utterance counts as a clear voice
         return self.gate(frame, voiced)
+
+
+def default_segmenter() -> Segmenter:
+    """The segmenter a listener uses: Silero's model with the babble gate where silero-vad
+    is installed (it measured best: `bench/voice_latency.py --vad-compare`, docs/voice.md),
+    else webrtcvad with the level and babble gates."""
+    if available():
+        return SileroSegmenter(**SILERO_SETTINGS)  # type: ignore[arg-type]
+    return Segmenter(babble_db=6.0)
+
+
+#: the settings kept (docs/voice.md, "VAD"): no floor margin (at 5 dB white noise it cut
+#: words the model heard), the babble gate
+SILERO_SETTINGS: dict[str, float] = {"babble_db": 6.0, "margin_db": 0.0}
