@@ -316,6 +316,8 @@ def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
                   f"of which state-changing {len(state)}; any line at all {sum(r['line'] is not None for r in xs)}")
     ms = [r["ms"] for r in said]
     fin = [r["finish_ms"] for r in said]
+    if not said:
+        return
     print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms; "
           f"left once it ended (finish): median {statistics.median(fin):.0f} ms, 90th pct {np.percentile(fin, 90):.0f} ms")
     both = [r for r in said if "base_line" in r]
@@ -553,6 +555,7 @@ def main() -> None:
                     help=f"noise conditions, of {', '.join(CONDITIONS)}")
     ap.add_argument("--no-held-out", action="store_true", help="espeak-ng voices only (no flite, Festival)")
     ap.add_argument("--no-real", action="store_true", help="without pocketsphinx-testdata's real recordings")
+    ap.add_argument("--only-real", action="store_true", help="only the real recordings (no synthetic speech)")
     ap.add_argument("--real-states", type=int, default=1, help="states a game whose grammar hears the real recordings")
     ap.add_argument("--rows", help="save every utterance's result and features to this JSON file")
     ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
@@ -588,7 +591,7 @@ def main() -> None:
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
         rnd = random.Random(11)
         n = args.n if lang == "en" else max(8, args.n // 2)
-        for g in args.games.split(","):
+        for g in ([] if args.only_real else args.games.split(",")):
             run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)
             progress(rows, args.rows, f"{lang} {g}", t0)
         if not args.no_real:

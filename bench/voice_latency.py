@@ -177,9 +177,7 @@ def knocks(seed: int) -> list[tuple[str, np.ndarray]]:
 VADS: dict[str, tuple[str, dict[str, Any]]] = {
     "webrtcvad + level gate (before)": ("webrtc", {}),
     "silero alone": ("silero", {"margin_db": None}),
-    "silero + level gate": ("silero", {}),
     "webrtcvad + gate + babble gate": ("webrtc", {"babble_db": 6.0}),
-    "silero + gate + babble gate": ("silero", {"babble_db": 6.0}),
     "silero + babble gate (no floor margin)": ("silero", {"babble_db": 6.0, "margin_db": 0.0}),
 }
 

@@ -72,6 +72,7 @@ class Segmenter:
         self.margin_db = margin_db
         self.babble_db, self.babble_pct, self.babble_spread_db = babble_db, babble_pct, babble_spread_db
         self.levels: collections.deque[float] = collections.deque(maxlen=max(1, int(floor_s * 1000 / FRAME_MS)))
+        self.room: collections.deque[float] = collections.deque(maxlen=self.levels.maxlen)
         self.pre: collections.deque[tuple[np.ndarray, bool]] = collections.deque(maxlen=max(start_window, pre_ms // FRAME_MS))
         self.frames: list[np.ndarray] = []
         self.in_speech = False
@@ -136,8 +137,12 @@ class Segmenter:
             return voiced, math.inf
         level = band_level(frame)
         above = level - (self.floor if self.levels else level)
-        usual = float(np.percentile(self.levels, self.babble_pct)) if self.babble_db is not None and self.levels else None
+        usual = float(np.percentile(self.room, self.babble_pct)) if self.babble_db is not None and self.room else None
         self.levels.append(level)
+        if not self.in_speech:
+            # the room's usual level is learnt outside utterances only: during a 5 s equation
+            # the speaker's own voice became the "usual" level and its quieter words were cut
+            self.room.append(level)
         ok = voiced and above >= self.margin_db
         if ok and usual is not None and self.babble_db is not None and usual - self.floor >= self.babble_spread_db:
             # only where the room's level wanders as chatter does: steady noise (a fan, white
