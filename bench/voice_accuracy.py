@@ -555,6 +555,7 @@ def main() -> None:
                     help=f"noise conditions, of {', '.join(CONDITIONS)}")
     ap.add_argument("--no-held-out", action="store_true", help="espeak-ng voices only (no flite, Festival)")
     ap.add_argument("--no-real", action="store_true", help="without pocketsphinx-testdata's real recordings")
+    ap.add_argument("--seed", type=int, default=11, help="which utterances are drawn (runs with other seeds add up)")
     ap.add_argument("--only-real", action="store_true", help="only the real recordings (no synthetic speech)")
     ap.add_argument("--real-states", type=int, default=1, help="states a game whose grammar hears the real recordings")
     ap.add_argument("--rows", help="save every utterance's result and features to this JSON file")
@@ -589,7 +590,7 @@ def main() -> None:
         rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
         # the grammar of before: pocketsphinx's own compile of the JSGF text
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
-        rnd = random.Random(11)
+        rnd = random.Random(args.seed)
         n = args.n if lang == "en" else max(8, args.n // 2)
         for g in ([] if args.only_real else args.games.split(",")):
             run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)

@@ -344,7 +344,7 @@ def ms(values: list[float]) -> str:
     return f"{1000 * statistics.median(values):5.0f} / {1000 * float(np.percentile(values, 95)):5.0f}"
 
 
-def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
+def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] | None = None) -> None:
     rec = SphinxRecognizer("en")
     rnd = random.Random(7)
     streams = []
@@ -363,6 +363,8 @@ def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
               f"{total:.0f} s of sound per setting")
         results: dict[str, dict[str, Any]] = {}
         for name, (kw, streaming) in SETTINGS.items():
+            if only and not any(o in name for o in only):
+                continue
             t = time.time()
             r: dict[str, Any] = {"dec": [], "voice": [], "wait": [], "late": [], "counts": collections.Counter(),
                                  "by": collections.defaultdict(list)}
@@ -414,6 +416,8 @@ def main() -> None:
     ap.add_argument("--vad", action="store_true", help="the VAD's splitting table")
     ap.add_argument("--vad-compare", action="store_true", help="webrtcvad + gate against Silero, same recordings")
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--settings", default="", help="only the latency settings whose names contain these words "
+                    "(comma-separated), e.g. 'baseline,in use'")
     args = ap.parse_args()
     t0 = time.time()
     if args.vad:
@@ -422,7 +426,7 @@ def main() -> None:
         vad_compare()
     if not args.no_latency:
         snrs = [None if s.strip() == "none" else float(s) for s in args.snr.split(",")]
-        latency(args.n, snrs, args.games.split(","))
+        latency(args.n, snrs, args.games.split(","), [x for x in args.settings.split(",") if x])
     print(f"\n(ran in {time.time() - t0:.0f} s on {Path('/proc/loadavg').read_text().split()[0]} load average)")
 
 
