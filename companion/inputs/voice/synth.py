@@ -138,7 +138,8 @@ def babble(talkers: int = 6, seconds: float = 30.0) -> np.ndarray:
     n = int(seconds * RATE)
     mix = np.zeros(n)
     for t in range(talkers):
-        parts, k = [], t
+        parts: list[np.ndarray] = []
+        k = t
         while sum(len(p) for p in parts) < n + RATE:
             pcm = speak(CHATTER[k % len(CHATTER)], BABBLE_VOICES[t % len(BABBLE_VOICES)], 150 + 12 * t).astype(np.float64)
             parts += [pcm / np.sqrt(speech_power(pcm)), np.zeros(int(0.15 * RATE))]
