@@ -179,6 +179,7 @@ VADS: dict[str, tuple[str, dict[str, Any]]] = {
     "silero alone": ("silero", {"margin_db": None}),
     "webrtcvad + gate + babble gate": ("webrtc", {"babble_db": 6.0}),
     "silero + babble gate (no floor margin)": ("silero", {"babble_db": 6.0, "margin_db": 0.0}),
+    "in use: the same, 240 ms to end": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240}),
 }
 
 
