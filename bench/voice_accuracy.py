@@ -1,8 +1,16 @@
-"""Voice commands on labelled synthetic speech (espeak-ng voices; NOT recordings of people).
+"""Voice commands on labelled synthetic speech, and real talk that is no command.
 
 For each game, states along a seeded bot game give what is sayable; utterances of those
-phrases (shared words and moves), in several espeak-ng voices and rates, clean and with
-white noise at 10 dB SNR, go through the real recogniser (pocketsphinx + grammar). Prints:
+phrases (shared words and moves), in several voices and rates, clean, with white noise and
+with six-talker babble at 10 and 5 dB SNR, go through the real recogniser (pocketsphinx +
+grammar). The voices are of three synthesizer families (Debian's espeak-ng, flite and
+Festival); the confidence is fitted on espeak-ng only, and every figure is printed apart
+for the fitted voices and for the held-out ones. French has only espeak-ng (no other French
+synthesizer in Debian main or PyPI): its held-out voices are espeak-ng variants never used
+for fitting (fr-ch, fr+klatt, fr+Andy, fr+f5). Debian's pocketsphinx-testdata recordings of
+real people (cards, goforward, numbers, something, tidigits, librivox), none of them a
+command, are decoded through the same path with the grammar of every state: the rate at
+which real talk is taken as a command. Prints:
 
 * exact-line accuracy, clean and noisy, per game and for the shared commands;
 * confidence: how often a wrong line is taken without read-back (confidence >= threshold,
@@ -26,7 +34,8 @@ out-of-grammar sentences and prints threshold tables on the others; `--rows FILE
 every result with its features, `--fit-from FILE` refits from such a file without decoding.
 
 Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
-     [--limit N] [--games ...] [--rows FILE] [--fit-from FILE]
+     [--limit N] [--games ...] [--rows FILE] [--fit-from FILE] [--conditions clean,babble10]
+     [--no-held-out] [--no-real] [--no-latency] [--no-memory]
 """
 
 from __future__ import annotations
@@ -111,10 +120,44 @@ COMPILE: dict[tuple[str, str], list[float]] = {}
 BASE_COMPILE: dict[tuple[str, str], list[float]] = {}
 
 
+#: the noise suppressor the sound goes through before the recogniser (`--suppress`), and the
+#: room before each utterance it is given first, to learn the noise from (then cut off)
+SUPPRESS = {"name": "none"}
+WARM_S = 1.0
+
+
+def make_utterance(text: str, voice: str, rate: int, snr: float | None, seed: int, kind: str) -> np.ndarray:
+    if SUPPRESS["name"] == "none":
+        return synth.utterance(text, voice, rate, snr, seed=seed, noise=kind)
+    from companion.inputs.voice.suppress import make
+
+    pcm = synth.utterance(text, voice, rate, snr, pad=0.3 + WARM_S, seed=seed, noise=kind)
+    out = make(SUPPRESS["name"]).process(pcm)
+    k = int(WARM_S * synth.RATE)
+    return out[k:len(out) - k]
+
+
+#: noise conditions: (kind, SNR in dB); None is clean
+CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "white5": ("white", 5.0),
+              "babble10": ("babble", 10.0), "babble5": ("babble", 5.0)}
+
+
+def voices_of(lang: str, held_out: bool = True) -> tuple[list[str], list[str]]:
+    """(fitted, held out): the confidence is fitted on espeak-ng voices only; flite and
+    Festival (English) and espeak-ng French variants never fitted on (French) are held out."""
+    if lang == "en":
+        held = [v for v in (*synth.FLITE_VOICES, *synth.FESTIVAL_VOICES) if synth.available(v)] if held_out else []
+        return list(synth.EN_VOICES), held
+    return list(synth.FR_VOICES), list(synth.FR_HELD_OUT) if held_out else []
+
+
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
              rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0,
-             limit: int | None = None) -> None:
-    voices = synth.EN_VOICES if lang == "en" else synth.FR_VOICES
+             limit: int | None = None, conditions: tuple[str, ...] = ("clean", "white10"),
+             held_out: bool = True) -> None:
+    fitted, held = voices_of(lang, held_out)
+    # as many utterances from held-out voices as from fitted ones
+    voices = fitted + held * max(1, len(fitted) // max(1, len(held))) if held else fitted
     compile_s = COMPILE.setdefault((lang, game_name), [])
     base_compile_s = BASE_COMPILE.setdefault((lang, game_name), [])
     sts = states(game_name)
@@ -135,33 +178,89 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
         every = [Said(p, c) for p, c in ui.phrases(match, seat, lang, limit=10**7).concrete
                  if c.startswith("action")] if phrases.sampled else []
         shared = [m for m in listed if m.command in SHARED_CMDS]
+        plan = []
         for i in range(per_state):
             # half shared words, half moves (when there are moves)
             pool = shared if (i % 2 == 0 or not moves) else moves
             m = rnd.choice(pool)
             if every and m.command and m.command.startswith("action"):
                 m = rnd.choice(every)
-            voice, rate = rnd.choice(voices), rnd.choice((130, 160, 190, 220))
-            for snr in (None, 10.0):
-                pcm = synth.utterance(m.phrase, voice, rate, snr, seed=rnd.randrange(1 << 20))
+            plan.append((m, rnd.choice(voices), rnd.choice((130, 160, 190, 220)), rnd.randrange(1 << 20)))
+        oog_plan = []
+        for _ in range(max(4, per_state // 5)):
+            oog_i = rnd.randrange(len(OUT_OF_GRAMMAR[lang]))
+            oog_plan.append((oog_i, rnd.choice(voices), rnd.choice((130, 160, 190)), rnd.choice(conditions),
+                             rnd.randrange(1 << 20)))
+        synth.prefetch([(m.phrase, v, r) for m, v, r, _ in plan]
+                       + [(OUT_OF_GRAMMAR[lang][i], v, r) for i, v, r, _c, _s in oog_plan])
+        for m, voice, rate, seed in plan:
+            for cond in conditions:
+                kind, snr = CONDITIONS[cond]
+                pcm = make_utterance(m.phrase, voice, rate, snr, seed, kind or "white")
                 t = time.perf_counter()
                 r, finish_ms = decode(rec, pcm)
                 row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
-                       "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr,
+                       "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
-                       "finish_ms": finish_ms, "voice": voice, "rate": rate}
+                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
                 if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
                                             and x["lang"] == lang) < n_base:
                     b, row["base_ms"] = decode(base, pcm)
                     row["base_line"] = b.line
                 rows.append(row)
-        for _ in range(max(4, per_state // 5)):
-            oog_i = rnd.randrange(len(OUT_OF_GRAMMAR[lang]))
-            s, voice = OUT_OF_GRAMMAR[lang][oog_i], rnd.choice(voices)
-            pcm = synth.utterance(s, voice, rnd.choice((130, 160, 190)), rnd.choice((None, 10.0)), seed=rnd.randrange(1 << 20))
+        for oog_i, voice, rate, cond, seed in oog_plan:
+            kind, snr = CONDITIONS[cond]
+            s = OUT_OF_GRAMMAR[lang][oog_i]
+            pcm = make_utterance(s, voice, rate, snr, seed, kind or "white")
             r, _ms = decode(rec, pcm)
-            rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice, "cmd": None, "line": r.line, "got_cmd": r.command,
-                         "conf": r.confidence, "feat": r.features, "snr": None, "shared": False, "oog": True, "ms": 0})
+            rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice,
+                         "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
+                         "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
+                         "oog": True, "ms": 0})
+
+
+#: Debian's pocketsphinx-testdata: recordings of real people, none of them a command here
+TESTDATA = Path("/usr/share/pocketsphinx/test/data")
+REAL_TALK = ["cards/001.wav", "cards/002.wav", "cards/003.wav", "cards/004.wav", "cards/005.wav",
+             "goforward.raw", "numbers.raw", "something.raw", "tidigits/dhd.2934z.raw",
+             *[f"librivox/sense_and_sensibility_01_austen_64kb-0{k}.wav" for k in (870, 880, 890, 920, 930)]]
+
+
+def real_recordings() -> list[tuple[str, np.ndarray]]:
+    """The testdata's recordings of real talk (16 kHz, 16-bit: .raw files headerless)."""
+    from companion.inputs.voice.sources import read_wav
+
+    out = []
+    for name in REAL_TALK:
+        p = TESTDATA / name
+        if not p.exists():
+            continue
+        pcm = np.fromfile(p, dtype="<i2") if p.suffix == ".raw" else read_wav(p)
+        out.append((name, np.concatenate([synth.silence(0.3), pcm, synth.silence(0.3, seed=2)])))
+    return out
+
+
+def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dict[str, Any]],
+              conditions: tuple[str, ...], n_states: int = 1) -> None:
+    """Each real recording decoded, through the same path, with the grammar of `n_states`
+    states a game: none is a command, so any line taken is talk taken as a command."""
+    recs = real_recordings()
+    if not recs:
+        return
+    for g in games:
+        for ui, match, seat in states(g)[:n_states]:
+            rec.set_phrases(sayable_now(ui, match, seat, lang))
+            for name, pcm in recs:
+                for cond in conditions:
+                    if cond not in ("clean", "babble10"):
+                        continue  # real recordings: clean and in babble at 10 dB only
+                    kind, snr = CONDITIONS[cond]
+                    x = synth.add_babble(pcm, snr, seed=len(rows)) if kind else pcm
+                    r, _ms = decode(rec, x)
+                    rows.append({"game": g, "lang": lang, "said": name, "voice": "real", "family": "real",
+                                 "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
+                                 "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
+                                 "oog": True, "oog_i": 1, "ms": 0})
 
 
 def pct(a: int, b: int) -> str:
@@ -175,26 +274,50 @@ def changes_state(cmd: str | None) -> bool:
 def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
     rows = [r for r in rows if r["lang"] == lang]
     said = [r for r in rows if not r.get("oog")]
-    print(f"\n== {lang}: {len(said)} utterances of listed phrases (synthetic speech, espeak-ng) ==")
-    print(f"{'':14s} {'clean':>22s} {'10 dB SNR':>22s}")
-    for label, sel in [("shared words", lambda r: r["shared"]), *[(g, lambda r, g=g: r["game"] == g) for g in GAMES]]:
-        cells = []
-        for snr in (None, 10.0):
-            xs = [r for r in said if sel(r) and r["snr"] == snr]
-            cells.append(pct(sum(r["line"] == r["said"] for r in xs), len(xs)))
-        print(f"{label:14s} {cells[0]:>22s} {cells[1]:>22s}")
-    wrong_exec = [r for r in said if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"])
-                  and r["conf"] >= threshold]
-    right = [r for r in said if r["line"] == r["said"]]
-    read_back = [r for r in right if changes_state(r["cmd"]) and r["conf"] < threshold]
-    right_acts = [r for r in right if changes_state(r["cmd"])]
-    print(f"wrong state-changing line executed without read-back (conf >= {threshold}): {pct(len(wrong_exec), len(said))}")
-    print(f"right state-changing line read back anyway (conf < {threshold}):         {pct(len(read_back), len(right_acts))}")
-    oog = [r for r in rows if r.get("oog")]
-    taken = [r for r in oog if r["line"] is not None and r["conf"] >= threshold]
-    print(f"out-of-grammar sentences taken as a command without read-back:         {pct(len(taken), len(oog))}")
+    conds = [c for c in CONDITIONS if any(r.get("cond", "clean") == c for r in said)]
+    fitted = sorted({r["voice"] for r in said if is_fit(r)})
+    held = sorted({r["voice"] for r in said if not is_fit(r)})
+    print(f"\n== {lang}: {len(said)} utterances of listed phrases (synthetic speech) ==")
+    print(f"fitted on: {', '.join(fitted) or '-'}\nheld out:  {', '.join(held) or '-'}")
+    groups = [("fitted (espeak-ng)", lambda r: is_fit(r))]
+    for fam in sorted({r["family"] for r in said if not is_fit(r)}):
+        groups.append((f"held out: {fam}", lambda r, fam=fam: not is_fit(r) and r["family"] == fam))
+    if len(groups) > 2:
+        groups.append(("held out: all", lambda r: not is_fit(r)))
+    head = f"{'exact line':24s}" + "".join(f"{c:>22s}" for c in conds)
+    for glabel, gsel in groups:
+        print(f"\n-- {glabel} --\n{head}")
+        for label, sel in [("shared words", lambda r: r["shared"]), *[(g, lambda r, g=g: r["game"] == g) for g in GAMES],
+                           ("all", lambda r: True)]:
+            cells = []
+            for c in conds:
+                xs = [r for r in said if gsel(r) and sel(r) and r.get("cond", "clean") == c]
+                cells.append(pct(sum(r["line"] == r["said"] for r in xs), len(xs)))
+            if any(c.strip() != "-" for c in cells):
+                print(f"{label:24s}" + "".join(f"{c:>22s}" for c in cells))
+    print(f"\nsafety at {threshold} (wrong state-changing line run without read-back / right ones read back):")
+    for glabel, gsel in groups:
+        for c in conds:
+            xs = [r for r in said if gsel(r) and r.get("cond", "clean") == c]
+            wrong = [r for r in xs if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"])
+                     and r["conf"] >= threshold]
+            right_acts = [r for r in xs if r["line"] == r["said"] and changes_state(r["cmd"])]
+            rb = [r for r in right_acts if r["conf"] < threshold]
+            print(f"  {glabel:22s} {c:9s} wrong run {pct(len(wrong), len(xs)):>20s}   right read back {pct(len(rb), len(right_acts)):>20s}")
+    oog = [r for r in rows if r.get("oog") and not r.get("real")]
+    for label, xs in [("synthetic out-of-grammar sentences", oog),
+                      ("real talk (pocketsphinx-testdata), clean", [r for r in rows if r.get("real") and r["cond"] == "clean"]),
+                      *[(f"real talk (pocketsphinx-testdata), {c}", [r for r in rows if r.get("real") and r["cond"] == c])
+                        for c in conds if c.startswith("babble")]]:
+        if xs:
+            taken = [r for r in xs if r["line"] is not None and r["conf"] >= threshold]
+            state = [r for r in taken if changes_state(r["got_cmd"])]
+            print(f"{label} taken as a command (conf >= {threshold}): {pct(len(taken), len(xs))}, "
+                  f"of which state-changing {len(state)}; any line at all {sum(r['line'] is not None for r in xs)}")
     ms = [r["ms"] for r in said]
     fin = [r["finish_ms"] for r in said]
+    if not said:
+        return
     print(f"recogniser time per utterance: median {statistics.median(ms):.0f} ms, 90th pct {np.percentile(ms, 90):.0f} ms; "
           f"left once it ended (finish): median {statistics.median(fin):.0f} ms, 90th pct {np.percentile(fin, 90):.0f} ms")
     both = [r for r in said if "base_line" in r]
@@ -227,9 +350,10 @@ def threshold_table(rows: list[dict[str, Any]]) -> None:
         print(f"   {t:.1f}    | {pct(w, len(said)):>24s} | {pct(b, len(rb)):>22s} | {pct(o, len(oog))}")
 
 
-# the confidence is fitted on these voices (and the even-numbered out-of-grammar sentences)
-# and evaluated on the others, so the figures are for voices it was not fitted on
-FIT_VOICES = {"en": ("en-us", "en+f3", "en-us+m3"), "fr": ("fr", "fr+f3")}
+# the confidence is fitted on these espeak-ng voices (and the even-numbered out-of-grammar
+# sentences) and evaluated on the others (flite, Festival, other espeak-ng French variants,
+# real recordings), so the figures are for voices it was not fitted on
+FIT_VOICES = {"en": synth.EN_VOICES, "fr": synth.FR_VOICES}
 WRONG_TARGET = 0.005
 # the direction each feature may push the confidence: a closer match, a higher score per
 # frame raise it; more filler, a length mismatch lower it (so that a fit on few examples
@@ -238,9 +362,9 @@ SIGNS = (1, 1, 1, -1, -1, 1)  # wrong state-changing lines taken without read-ba
 
 
 def is_fit(r: dict[str, Any]) -> bool:
-    if r.get("oog"):
-        return r["oog_i"] % 2 == 0
-    return r["voice"] in FIT_VOICES[r["lang"]]
+    if r.get("real") or r["voice"] not in FIT_VOICES[r["lang"]]:
+        return False
+    return r["oog_i"] % 2 == 0 if r.get("oog") else True
 
 
 def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray, float]:
@@ -408,6 +532,14 @@ def memory(games: list[str]) -> None:
         grammar_memory(game)
 
 
+def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
+    """Each part's rows saved as soon as it is done (`--fit-from` reports from them if the
+    run is cut short), and a line to say so."""
+    if path:
+        Path(path).write_text(json.dumps(rows))
+    print(f"  {what}: done, {len(rows)} results so far, {time.time() - t0:.0f} s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=300, help="utterances per game and language (each also with noise)")
@@ -416,15 +548,28 @@ def main() -> None:
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--suppress", default="none", help="noise suppressor before the recogniser: none, webrtc, rnnoise")
+    ap.add_argument("--no-subtract", action="store_true", help="without the recogniser's own spectral subtraction")
+    ap.add_argument("--conditions", default="clean,white10,white5,babble10,babble5",
+                    help=f"noise conditions, of {', '.join(CONDITIONS)}")
+    ap.add_argument("--no-held-out", action="store_true", help="espeak-ng voices only (no flite, Festival)")
+    ap.add_argument("--no-real", action="store_true", help="without pocketsphinx-testdata's real recordings")
+    ap.add_argument("--seed", type=int, default=11, help="which utterances are drawn (runs with other seeds add up)")
+    ap.add_argument("--only-real", action="store_true", help="only the real recordings (no synthetic speech)")
+    ap.add_argument("--real-states", type=int, default=1, help="states a game whose grammar hears the real recordings")
     ap.add_argument("--rows", help="save every utterance's result and features to this JSON file")
     ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
-    ap.add_argument("--compare", type=int, default=20,
+    ap.add_argument("--compare", type=int, default=0,
                     help="utterances per game also decoded with pocketsphinx's own compile of the JSGF text (as before)")
     ap.add_argument("--limit", type=int, default=None,
                     help="only the shared words and this many listed moves, no templates (default: the whole "
                          "grammar, as in play; the figures before 2026-12-01 used 150)")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
+    conditions = tuple(args.conditions.split(","))
+    SUPPRESS["name"] = args.suppress
+    print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()
     if args.fit_from:
         rows = json.loads(Path(args.fit_from).read_text())
@@ -439,23 +584,26 @@ def main() -> None:
             rescore(refit, w, b)
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
+            report(rows, lang, args.threshold)
         return
     for lang in args.lang.split(","):
-        rec = SphinxRecognizer(lang)
+        rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
         # the grammar of before: pocketsphinx's own compile of the JSGF text
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
-        rnd = random.Random(11)
-        n = args.n if lang == "en" else max(40, args.n // 3)
-        for g in args.games.split(","):
-            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit)
-    if args.rows:
-        Path(args.rows).write_text(json.dumps(rows))
+        rnd = random.Random(args.seed)
+        n = args.n if lang == "en" else max(8, args.n // 2)
+        for g in ([] if args.only_real else args.games.split(",")):
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)
+            progress(rows, args.rows, f"{lang} {g}", t0)
+        if not args.no_real:
+            real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states)
+            progress(rows, args.rows, f"{lang} real talk", t0)
     if args.calibrate:
         for lang in args.lang.split(","):
             mine = [r for r in rows if r["lang"] == lang]
             held = [r for r in mine if not is_fit(r)]
-            print(f"\n{lang}: with the weights in use, voices {', '.join(sorted({r['voice'] for r in held}))} and "
-                  "odd-numbered out-of-grammar sentences (not used for fitting):")
+            print(f"\n{lang}: with the weights in use, voices {', '.join(sorted({r['voice'] for r in held}))}, "
+                  "odd-numbered out-of-grammar sentences and real talk (not used for fitting):")
             threshold_table(held)
             w, b = calibrate([r for r in mine if is_fit(r)], args.threshold)
             refit = [dict(r) for r in held]  # the figures below keep the weights in use
@@ -466,7 +614,8 @@ def main() -> None:
         report(rows, lang, args.threshold)
     if not args.no_latency:
         latency("en", limit=args.limit)
-    memory(args.games.split(","))
+    if not args.no_memory:
+        memory(args.games.split(","))
     print(f"\n(ran in {time.time() - t0:.0f} s; peak memory of this benchmark process "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
 

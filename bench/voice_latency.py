@@ -20,7 +20,12 @@ Two parts:
    baseline (the old VAD, whole-utterance decoding once the VAD has decided), all in the
    same run.
 
-Run: nice .venv/bin/python bench/voice_latency.py [--n 12] [--snr none,10] [--vad] [--no-latency]
+``--vad-compare``: today's webrtcvad + level gate against Silero's trained model (ONNX, run
+by onnxruntime), alone and with the same level gate, on the same recordings (the pairs
+above, six-talker babble at 10 and 5 dB included; single commands; synthetic door, cough
+and cup sounds that must not start an utterance).
+
+Run: nice .venv/bin/python bench/voice_latency.py [--n 12] [--snr none,10] [--vad] [--vad-compare] [--no-latency]
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
     "new VAD (240 ms after a clear voice, else 360), decode while speaking": ({}, True),
     "new VAD, 360 ms always": ({"quiet_end_ms": None}, True),
     "new VAD, 180 ms after a clear voice": ({"quiet_end_ms": 180}, True),
+    "in use: Silero + babble gate, decode while speaking": ({"vad": "default"}, True),
 }
 
 
@@ -78,6 +84,8 @@ def with_noise(pcm: np.ndarray, snr_db: float | None, kind: str = "white", seed:
     """Noise at `snr_db` below the speech's power (measured on its voiced samples, of `ref`)."""
     if snr_db is None:
         return pcm
+    if kind == "babble":
+        return synth.add_babble(pcm, snr_db, seed)
     x = pcm.astype(np.float64)
     r = (ref if ref is not None else pcm).astype(np.float64)
     power = float(np.mean(r[np.abs(r) > 0.05 * (np.max(np.abs(r)) or 1)] ** 2))
@@ -113,7 +121,8 @@ PAUSED = [("Paul, my board", "en-us"), ("Zoé, status", "en+f3"), ("Paul, mon pl
 def vad_cases() -> tuple[list[tuple[str, np.ndarray, float, float]], list[tuple[str, np.ndarray]]]:
     """(pairs: condition, sound, end of the first command, start of the second), (singles)."""
     pairs = []
-    for snr, kind in [(None, "white"), (20, "white"), (10, "white"), (10, "pink"), (5, "white"), (5, "pink")]:
+    for snr, kind in [(None, "white"), (20, "white"), (10, "white"), (10, "pink"), (5, "white"), (5, "pink"),
+                      (10, "babble"), (5, "babble")]:
         cond = "clean" if snr is None else f"{snr} dB {kind}"
         for texts, voices in ((EN, synth.EN_VOICES), (FR, synth.FR_VOICES)):
             for i in range(len(texts)):
@@ -139,11 +148,93 @@ def vad_cases() -> tuple[list[tuple[str, np.ndarray, float, float]], list[tuple[
     return pairs, singles
 
 
+def knocks(seed: int) -> list[tuple[str, np.ndarray]]:
+    """Sounds that are no speech (synthetic): a door shut (a click and a low, decaying
+    thud), a cough (two bursts of breath noise with a throat resonance), a cup set down,
+    each 25 dB above a quiet room, alone in 2 s of it."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(0.4 * RATE)) / RATE
+    door = np.sin(2 * np.pi * 70 * t) * np.exp(-t / 0.08) + rng.normal(0, 1, len(t)) * np.exp(-t / 0.01)
+    burst_t = np.arange(int(0.22 * RATE)) / RATE
+    env = np.minimum(1, burst_t / 0.01) * np.exp(-burst_t / 0.07)
+    f = np.fft.rfft(rng.normal(0, 1, len(burst_t)))
+    freqs = np.fft.rfftfreq(len(burst_t), 1 / RATE)
+    f *= np.exp(-((freqs - 900) / 700) ** 2) + 0.3 * np.exp(-((freqs - 2500) / 500) ** 2)
+    cough1 = np.fft.irfft(f, len(burst_t)) * env
+    cough = np.concatenate([cough1, np.zeros(int(0.12 * RATE)), 0.7 * cough1])
+    ct = np.arange(int(0.15 * RATE)) / RATE
+    cup = np.sin(2 * np.pi * 2300 * ct) * np.exp(-ct / 0.03) + 0.5 * np.sin(2 * np.pi * 3700 * ct) * np.exp(-ct / 0.02)
+    out = []
+    for name, x in (("door", door), ("cough", cough), ("cup", cup)):
+        x = x / np.sqrt(np.mean(x ** 2)) * 8.0 * 10 ** (25 / 20)  # the room's noise is 8 units rms
+        room = synth.silence(2.0, seed=seed).astype(np.float64)
+        room[8000:8000 + len(x)] += x
+        out.append((name, np.clip(room, -32768, 32767).astype(np.int16)))
+    return out
+
+
+#: the segmenters compared on the same recordings: name -> (class name, settings)
+VADS: dict[str, tuple[str, dict[str, Any]]] = {
+    "webrtcvad + level gate (before)": ("webrtc", {}),
+    "silero alone": ("silero", {"margin_db": None}),
+    "webrtcvad + gate + babble gate": ("webrtc", {"babble_db": 6.0}),
+    "silero + babble gate (no floor margin)": ("silero", {"babble_db": 6.0, "margin_db": 0.0}),
+    "in use: the same, 240 ms to end": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240}),
+}
+
+
 def segment(pcm: np.ndarray, **kw: Any) -> list[Any]:
-    seg = Segmenter(**kw)
+    kind = kw.pop("vad", "webrtc")
+    if kind == "silero":
+        from companion.inputs.voice.silero import SileroSegmenter
+
+        seg: Segmenter = SileroSegmenter(**kw)
+    else:
+        seg = Segmenter(**kw)
     out = seg.feed_samples(pcm)
     last = seg.flush()
     return out + ([last] if last is not None else [])
+
+
+def vad_compare() -> None:
+    """webrtcvad + level gate against Silero's model, on the same recordings: pairs of
+    commands cut right (start and end found) by condition, babble included; single
+    commands split; door, cough and cup sounds alone taken for an utterance; and the time
+    each takes per 30 ms frame."""
+    pairs, singles = vad_cases()
+    noises = [x for seed in range(8) for x in knocks(seed)]
+    conds = list(dict.fromkeys(c for c, *_ in pairs))
+    print(f"\nVAD compared: {len(pairs)} pairs, {len(singles)} single commands, {len(noises)} knocks "
+          f"(door, cough, cup; synthetic, 25 dB above a quiet room)")
+    print(f"{'VAD':34} {'pairs right':>12} {'extra utt.':>10} {'single split':>13} {'knocks taken':>13} {'ms/frame':>9}   by condition "
+          f"({', '.join(conds)})")
+    for name, (kind, kw) in VADS.items():
+        try:
+            c = 0
+            by: collections.Counter[str] = collections.Counter()
+            t = time.perf_counter()
+            frames = 0
+            extra = 0
+            for cond, pcm, end_a, start_b in pairs:
+                u = segment(pcm, vad=kind, **kw)
+                frames += len(pcm) // 480
+                # each command in an utterance of its own (in babble the other talkers may
+                # make utterances of their own besides: counted apart, as extra)
+                first = [x for x in u if x.start <= end_a - 0.1 and x.last_voiced >= end_a - 0.15 and x.last_voiced <= start_b + 0.05]
+                second = [x for x in u if x.start >= end_a - 0.05 and x.start <= start_b + 0.1 and x.last_voiced >= start_b + 0.2]
+                if first and second:
+                    c += 1
+                    by[cond] += 1
+                extra += max(0, len(u) - 2)
+            per_frame = (time.perf_counter() - t) * 1000 / frames
+            split = sum(len(segment(pcm, vad=kind, **kw)) > 1 for _c, pcm in singles)
+            taken = collections.Counter(n for n, pcm in noises if segment(pcm, vad=kind, **kw))
+        except RuntimeError as e:
+            print(f"{name:34} not measured: {e}")
+            continue
+        print(f"{name:34} {c:>5}/{len(pairs):<6} {extra:>10} {split:>6}/{len(singles):<6} {sum(taken.values()):>6}/{len(noises):<6} "
+              f"{per_frame:>8.2f}   " + " ".join(f"{by[k]}/{sum(1 for x in pairs if x[0] == k)}" for k in conds)
+              + (f"   (knocks: {dict(taken)})" if taken else ""))
 
 
 def vad_table() -> None:
@@ -236,7 +327,13 @@ class Outcome:
 def run_setting(kw: dict[str, Any], streaming: bool, rec: SphinxRecognizer, phrases: PhraseSet, wav: Path,
                 said: list[Said]) -> Outcome:
     source = WavSource([wav], realtime=True, gap=0.0)
-    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=Segmenter(**kw), streaming=streaming)
+    if kw.get("vad") == "default":
+        from companion.inputs.voice.silero import default_segmenter
+
+        seg = default_segmenter()
+    else:
+        seg = Segmenter(**kw)
+    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=seg, streaming=streaming)
     listener.start().join()
     assert source.t0 is not None
     return Outcome(listener.heard, source.t0, said)
@@ -248,7 +345,7 @@ def ms(values: list[float]) -> str:
     return f"{1000 * statistics.median(values):5.0f} / {1000 * float(np.percentile(values, 95)):5.0f}"
 
 
-def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
+def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] | None = None) -> None:
     rec = SphinxRecognizer("en")
     rnd = random.Random(7)
     streams = []
@@ -267,6 +364,8 @@ def latency(n: int, snrs: list[float | None], games: list[str]) -> None:
               f"{total:.0f} s of sound per setting")
         results: dict[str, dict[str, Any]] = {}
         for name, (kw, streaming) in SETTINGS.items():
+            if only and not any(o in name for o in only):
+                continue
             t = time.time()
             r: dict[str, Any] = {"dec": [], "voice": [], "wait": [], "late": [], "counts": collections.Counter(),
                                  "by": collections.defaultdict(list)}
@@ -316,14 +415,19 @@ def main() -> None:
     ap.add_argument("--snr", default="none,10", help="noise conditions for the latency part: none (clean) or dB of white noise")
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--vad", action="store_true", help="the VAD's splitting table")
+    ap.add_argument("--vad-compare", action="store_true", help="webrtcvad + gate against Silero, same recordings")
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--settings", default="", help="only the latency settings whose names contain these words "
+                    "(comma-separated), e.g. 'baseline,in use'")
     args = ap.parse_args()
     t0 = time.time()
     if args.vad:
         vad_table()
+    if args.vad_compare:
+        vad_compare()
     if not args.no_latency:
         snrs = [None if s.strip() == "none" else float(s) for s in args.snr.split(",")]
-        latency(args.n, snrs, args.games.split(","))
+        latency(args.n, snrs, args.games.split(","), [x for x in args.settings.split(",") if x])
     print(f"\n(ran in {time.time() - t0:.0f} s on {Path('/proc/loadavg').read_text().split()[0]} load average)")
 
 

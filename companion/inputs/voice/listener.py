@@ -35,6 +35,7 @@ from companion.session.inbox import Inbox, Line
 
 from .grammar import SPEAKER, PhraseSet
 from .recognizer import Recognizer, Result
+from .silero import default_segmenter
 from .vad import FRAME, Segmenter, Utterance
 
 #: a name said alone names the speaker of the next utterance if it starts within this many
@@ -125,7 +126,7 @@ class Listener:
     seat: int | None = None
     speaker: Any = None
     barge_in: bool = False
-    segmenter: Segmenter = field(default_factory=Segmenter)
+    segmenter: Segmenter = field(default_factory=default_segmenter)  # Silero's where installed
     on_heard: Callable[[Heard], None] | None = None
     heard: list[Heard] = field(default_factory=list)
     muted_chunks: int = 0
@@ -140,6 +141,9 @@ class Listener:
     #: recording played as one, is dropped while the companion speaks instead: those commands
     #: would be lost, and the first ones were, while the game's opening was said.
     takes_turns: bool = False
+    #: a microphone stays deaf this long after the companion stops speaking: its last words
+    #: still come back from the loudspeaker's buffer and the room (never a command)
+    echo_tail_s: float = 0.3
 
     def __post_init__(self) -> None:
         self._thread: threading.Thread | None = None
@@ -200,12 +204,17 @@ class Listener:
         streaming = self.streaming and all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
         active = False
         fed = 0
+        spoke_at = -1e9
         for chunk in self.source:
             if self._stop.is_set():
                 break
             if self.takes_turns and not self.barge_in:
                 self._wait_turn()
             speaking = self._speaking()
+            if speaking:
+                spoke_at = seg.t
+            elif not self.takes_turns and seg.t - spoke_at < self.echo_tail_s:
+                speaking = True  # the echo of its last words
             closed = self.gate is not None and not self.gate.is_open
             if (speaking and not self.barge_in) or closed:
                 self.muted_chunks += 1

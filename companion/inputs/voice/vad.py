@@ -58,7 +58,8 @@ class Segmenter:
     def __init__(self, aggressiveness: int = 2, start_frames: int = 3, start_window: int = 6,
                  end_ms: int = 360, quiet_end_ms: int | None = 240, quiet_db: float = 30.0,
                  pre_ms: int = 300, max_s: float = 12.0, min_voiced: int = 5,
-                 margin_db: float | None = 4.0, floor_s: float = 3.0) -> None:
+                 margin_db: float | None = 4.0, floor_s: float = 3.0, babble_db: float | None = None,
+                 babble_pct: float = 20.0, babble_spread_db: float = 2.5) -> None:
         import webrtcvad
 
         self.vad = webrtcvad.Vad(aggressiveness)
@@ -69,7 +70,9 @@ class Segmenter:
         self.max_frames = int(max_s * 1000 / FRAME_MS)
         self.min_voiced = min_voiced
         self.margin_db = margin_db
+        self.babble_db, self.babble_pct, self.babble_spread_db = babble_db, babble_pct, babble_spread_db
         self.levels: collections.deque[float] = collections.deque(maxlen=max(1, int(floor_s * 1000 / FRAME_MS)))
+        self.room: collections.deque[float] = collections.deque(maxlen=self.levels.maxlen)
         self.pre: collections.deque[tuple[np.ndarray, bool]] = collections.deque(maxlen=max(start_window, pre_ms // FRAME_MS))
         self.frames: list[np.ndarray] = []
         self.in_speech = False
@@ -120,12 +123,33 @@ class Segmenter:
     def is_voiced(self, frame: np.ndarray) -> tuple[bool, float]:
         """(voiced, dB above the floor) for one frame; the frame's level joins the floor's history."""
         voiced = self.vad.is_speech(frame.astype("<i2").tobytes(), RATE)
+        return self.gate(frame, voiced)
+
+    def gate(self, frame: np.ndarray, voiced: bool) -> tuple[bool, float]:
+        """The level gate: a voiced frame counts when it stands `margin_db` above the floor
+        and, when `babble_db` is set, `babble_db` above the room's usual level (the
+        `babble_pct` percentile of the last `floor_s`, when it stands `babble_spread_db`
+        above the floor): at a table where others talk, the
+        quietest frame is far below the chatter, which webrtcvad (and Silero) rightly
+        hear as speech, so the floor alone let every frame through and a whole stream of
+        babble was one utterance (`bench/voice_latency.py --vad-compare`)."""
         if self.margin_db is None:
             return voiced, math.inf
         level = band_level(frame)
         above = level - (self.floor if self.levels else level)
+        usual = float(np.percentile(self.room, self.babble_pct)) if self.babble_db is not None and self.room else None
         self.levels.append(level)
-        return voiced and above >= self.margin_db, above
+        if not self.in_speech:
+            # the room's usual level is learnt outside utterances only: during a 5 s equation
+            # the speaker's own voice became the "usual" level and its quieter words were cut
+            self.room.append(level)
+        ok = voiced and above >= self.margin_db
+        if ok and usual is not None and self.babble_db is not None and usual - self.floor >= self.babble_spread_db:
+            # only where the room's level wanders as chatter does: steady noise (a fan, white
+            # or pink: usual level within 1.2 dB of the floor) keeps the floor alone, or a
+            # command at 5 dB SNR would not pass
+            ok = level - usual >= self.babble_db
+        return ok, above
 
     def feed(self, frame: np.ndarray) -> Utterance | None:
         self.t += len(frame) / RATE
