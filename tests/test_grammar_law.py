@@ -101,16 +101,29 @@ def test_every_listed_phrase_is_taken_with_its_command(name, options, n, lengths
             assert taken.outcome in allowed and taken.command == command, (lang, steps, phrase, taken, command)
 
 
-@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
-                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
+# The games whose language is read through the one grammar; the others still read with their
+# own parser (issue 24: not moved yet). Under CI a skip is a failure, so they are left out of
+# the handler law by name, and a test holds that list to what the games really are.
+ON_GRAMMAR = ("goodfortune", "kikoi")
+GRAMMAR_CASES = [c for c in CASES if c[0] in ON_GRAMMAR]
+
+
+def test_the_games_on_the_grammar_are_the_ones_named() -> None:
+    for name in sorted({c[0] for c in CASES}):
+        pkg = find(name).module()
+        game = pkg.Rules()
+        assert (pkg.UI(game).grammar() is not None) == (name in ON_GRAMMAR), name
+
+
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), GRAMMAR_CASES,
+                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in GRAMMAR_CASES])
 def test_every_command_read_has_a_handler_giving_an_intent_or_a_reasoned_refusal(name, options, n, lengths, tried):
     for steps in lengths:
         seed = steps + 5
         pkg, actions = _state(name, options, n, steps, seed)
         core = _core(pkg, name, options, n, seed, actions, "fr")
         ui, match = core.ui, core.match
-        if ui.grammar() is None:
-            pytest.skip(f"{name} reads with its own parser (issue 24: not moved onto the grammar yet)")
+        assert ui.grammar() is not None, name
         for seat in range(n):
             for lang in ("fr", "en"):
                 shared = {c for _p, c in shared_phrases(lang)}

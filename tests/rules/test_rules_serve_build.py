@@ -31,8 +31,11 @@ def test_serve_builds_what_is_missing_with_progress(built_kikoi, monkeypatch: py
     assert ch.audio_file.with_suffix(".mp3").exists() and cli.missing_audio() == []
 
 
-def test_a_background_build_stops_at_once(built_kikoi, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stopping the server ends the build (its child process) without waiting for it."""
+def test_a_background_build_stops_at_once(built_kikoi, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """Stopping the server ends the build (its child process) without waiting for it. It
+    builds into its own folder: a chapter it finishes before being stopped must not join the
+    session's shared build (the export test counts its chapters)."""
+    monkeypatch.setenv("COMPANION_RULES_BUILD", str(tmp_path))
     build = cli.BackgroundBuild([("kissa", "fr", 8)], lambda s: None, "fr")
     time.sleep(0.5)
     start = time.monotonic()
