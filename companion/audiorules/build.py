@@ -166,7 +166,7 @@ def _write_whole(path: Path, data: bytes) -> None:
         fd = os.open(path.parent, flag | os.O_WRONLY, 0o644) if flag else -1
         proc = os.open("/proc/self/fd", os.O_RDONLY) if fd >= 0 else -1
     except OSError:  # a file system without unnamed files, or no /proc
-        pass
+        pass  # then the named temporary file below, swept at the next build
     if fd >= 0 and proc >= 0:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:

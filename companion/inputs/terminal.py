@@ -111,7 +111,7 @@ def game_sockets() -> list[Path]:
             with contextlib.suppress(OSError):
                 path.unlink()  # a game that did not stop cleanly; our own private folder
         except OSError:
-            pass
+            pass  # a socket we cannot ask or remove: another game's, left as it is
         finally:
             probe.close()
     return live
@@ -262,7 +262,7 @@ class JoinServer:
                 off()
                 wake.set()
         except OSError:
-            pass
+            pass  # the terminal went away: its seat is released by the caller
         finally:
             if claim is not None and self.book.claimed(seat) is claim:
                 self.book.release(seat)
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         if display is not None:  # no keyboard (a braille-only player): the display plays on
             done.wait()
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl+C leaves the seat, as Ctrl+D does
     if display is not None:
         display.stop()
     with contextlib.suppress(OSError):

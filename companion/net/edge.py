@@ -101,7 +101,7 @@ class RateLimitedFile(logging.Handler):
             pass  # no log folder, a full disk: the report is dropped, never printed
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
-        pass
+        pass  # logging's own error report would print a traceback on the table's screen
 
 
 def _stamp() -> str:

@@ -44,11 +44,11 @@ class Zone:
 
 
 class Collection(Zone):
-    pass
+    """The declared zone is a collection."""
 
 
 class Line(Zone):
-    pass
+    """The declared zone is a line."""
 
 
 @dataclass(frozen=True)
@@ -57,23 +57,23 @@ class Query:
 
 
 class Discards(Query):
-    pass
+    """« les défausses »: the discards said."""
 
 
 class Medallion(Query):
-    pass
+    """« le médaillon »: who holds it."""
 
 
 class Options(Query):
-    pass
+    """« les options »: the choices open now."""
 
 
 class Deck(Query):
-    pass
+    """« la pioche »: what is left to draw."""
 
 
 class Status(Query):
-    pass
+    """« état » of the game's own."""
 
 
 def _answer(seat: int, msgs: list[Msg], command: str) -> Answer:

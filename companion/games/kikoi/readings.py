@@ -35,17 +35,17 @@ class Board:
 
 @dataclass(frozen=True)
 class Learn:
-    pass
+    """« apprendre »: the tokens explained one by one."""
 
 
 @dataclass(frozen=True)
 class Log:
-    pass
+    """« historique »: what happened since the player's last move."""
 
 
 @dataclass(frozen=True)
 class Status:
-    pass
+    """« état » of the game: days, bag, who is to play."""
 
 
 def describe_command(token: Found | None = None, kikoi: Found | None = None) -> Describe:
