@@ -256,6 +256,21 @@ def test_physical_table_typed_through_the_session():
             assert any(h.split()[0].capitalize() in line for h in hand)
 
 
+def test_a_token_told_by_another_player_during_the_deal_is_not_the_tellers():
+    """« Bob, kigratt mange » while Alice tells hers is Bob speaking: refused, nothing noted."""
+    rules = Rules(physical=True)
+    match = Match(rules, NAMES[:3], seed=1)
+    lines: list[str] = []
+    s = Session("kikoi", UI(rules), match, [Seat(n) for n in NAMES[:3]], lang="fr", speaker=Speaker(), out=lines.append)
+    s.start()
+    assert match.state.phase == "deal" and match.current == 0
+    s.handle("Bob, kigratt mange")
+    assert match.history == [] and match.current == 0
+    assert lines[-1] == "Bob, attends : c'est à Alice de dire ses jetons."
+    s.handle("kigratt mange")
+    assert len(match.history) == 1 and match.history[0].seat == 0
+
+
 # --- misspelt KIKOI names are understood by the shared close matching (#17) ------------------------------
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_misspelt_names_are_understood_through_the_session(lang):

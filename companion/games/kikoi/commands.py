@@ -108,6 +108,12 @@ def on_said(c: Said, match: Match[Any, Any], seat: int, view: Any) -> tuple[Inte
     if phase in (DEAL, DRAW) or (phase == ASK and legal and isinstance(legal[0], Drew)):
         if found.empty:
             return None, view
+        if c.player is not None and c.player != seat:
+            # « Bruno, kigliss maison » while Anne tells hers: Bruno speaking, not Anne's token
+            # (RULES KI-2: each player draws their own tokens; at a physical table they tell them in turn)
+            other, teller = match.players[c.player], match.players[seat]
+            return Refuse([say("kikoi.refused.other_telling", Priority.IMPORTANT, "error", None,
+                               other=Raw(other), player=Raw(teller))]), view
         return _token_then(found, seat, lambda t: Act(Drew(t))), view
     if phase == ASK and legal and isinstance(legal[0], (DrawBlind, Pass)) and found.empty and verbs & {"draw", "pass"}:
         return Act(legal[0]), view

@@ -172,6 +172,8 @@ m("kikoi.which_moment", "Question back: which moment of {kikoi}'s day.",
   "Which moment of {kikoi}: house, eat, bike, forest or sleep?", ("Quel moment ?", "Which moment?"))
 m("kikoi.which_player", "Question back: whom to ask for {token}.",
   "À qui demandes-tu {token} ?", "Whom do you ask for {token}?", ("À qui ?", "Whom?"))
+m("kikoi.refused.other_telling", "Refusal at a physical deal: {other} told a token while {player} tells theirs.",
+  "{other}, attends : c'est à {player} de dire ses jetons.", "{other}, wait: {player} is telling their tokens.")
 m("kikoi.no_free_draw", "Refusal: drawing only follows a refused request.",
   "On ne pioche qu'après une demande refusée. Demande d'abord un jeton à un joueur.",
   "You draw only after a refused request. First ask a player for a token.")
