@@ -49,6 +49,18 @@ def test_bad_option_and_bad_player_count(tmp_path):
     assert r.returncode == 2 and "1 joueur," in r.stderr and "se joue à 2" in r.stderr  # not « de 2 à 2 »
 
 
+def test_an_option_takes_yes_and_no_in_the_words_of_every_language(tmp_path):
+    # « oui » / « non » are words of the tables, not of the rules (issue 24)
+    said = {}
+    for word in ("oui", "yes", "d'accord", "true", "non", "false"):
+        r = run(tmp_path, "phrases", "goodfortune", "-o", f"physical={word}", "--json")
+        assert r.returncode == 0, r.stderr
+        said[word] = r.stdout
+    assert said["oui"] == said["yes"] == said["d'accord"] == said["true"] != said["non"] == said["false"]
+    r = run(tmp_path, "phrases", "goodfortune", "-o", "physical=peut-être", "--json")
+    assert r.returncode != 0
+
+
 @pytest.mark.parametrize("game", ["goodfortune", "kissa", "kikoi", "kaliko"])
 def test_bots_only_play_prints_the_whole_game_and_logs_game_ended(tmp_path, game):
     log = tmp_path / "events.jsonl"

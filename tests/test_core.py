@@ -6,6 +6,8 @@ from hypothesis import strategies as st
 
 from companion.core import IllegalAction, Match, find, fold
 from companion.core.registry import UnknownGame
+from companion.language import extra_dir
+from companion.language.games import find_game, title
 from tests.conformance import random_playout
 from tests.toygame import Nim, Take
 
@@ -57,15 +59,35 @@ def test_toy_game_conforms(seed, n, pile):
     random_playout(Nim(pile=pile), n, seed)
 
 
-def test_registry_finds_french_and_english_names():
-    assert find("Les 5 KIKOI").name == "kikoi"
-    assert find("les cinq kikoi").name == "kikoi"
-    assert find("2KISSA10").name == "kissa"
-    assert find("Good-Fortune").name == "goodfortune"
-    assert find("porte-bonheur").name == "goodfortune"
-    assert find("kaliko").name == "kaliko"
+def test_games_are_found_by_their_french_and_english_names_from_the_tables():
+    assert find_game("Les 5 KIKOI").name == "kikoi"
+    assert find_game("The 5 KIKOI").name == "kikoi"
+    assert find_game("les cinq kikoi").name == "kikoi"
+    assert find_game("2KISSA10").name == "kissa"
+    assert find_game("Good-Fortune").name == "goodfortune"
+    assert find_game("porte-bonheur").name == "goodfortune"
+    assert find_game("kaliko").name == "kaliko"
     with pytest.raises(UnknownGame):
-        find("monopoly")
+        find_game("monopoly")
+
+
+def test_the_core_registry_knows_games_by_id_only():
+    # the names players give games are words, and words are data (issue 24): not in core/
+    assert [find(g).name for g in ("kikoi", "KISSA", "goodfortune", "kaliko")] == ["kikoi", "kissa", "goodfortune", "kaliko"]
+    for name in ("Les 5 KIKOI", "porte-bonheur"):
+        with pytest.raises(UnknownGame):
+            find(name)
+
+
+def test_a_language_table_names_the_games_in_its_own_words(tmp_path):
+    (tmp_path / "de").mkdir()
+    (tmp_path / "de" / "shared.json").write_text('{"lang": "de", "name": "Deutsch", "words": {}}', encoding="utf-8")
+    (tmp_path / "de" / "games.json").write_text(
+        '{"titles": {"kikoi": "Die 5 KIKOI"}, "aliases": {"goodfortune": ["Glücksbringer"]}}', encoding="utf-8")
+    with extra_dir(tmp_path):
+        assert title("kikoi", "de") == "Die 5 KIKOI"
+        assert title("kaliko", "de") == "Kaliko"  # English fills in
+        assert find_game("die 5 kikoi").name == "kikoi" and find_game("glucksbringer").name == "goodfortune"
 
 
 def test_fold():

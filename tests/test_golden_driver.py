@@ -35,9 +35,9 @@ def test_a_missing_journal_fails_and_no_bot_plays(tmp_path, monkeypatch):
 
 
 def test_a_journal_replays_to_the_same_transcript_as_the_bots_game(tmp_path):
-    match, ui = bot_game(find("2kissa10"), 7, ["greedy", "prudent"], ["Anne", "Alain"])
+    match, ui = bot_game(find("kissa"), 7, ["greedy", "prudent"], ["Anne", "Alain"])
     path = tmp_path / "g.journal.jsonl"
-    write_journal(path, find("2kissa10"), match, {}, ["greedy", "prudent"])
+    write_journal(path, find("kissa"), match, {}, ["greedy", "prudent"])
     again, ui2 = journal_game(path)
     assert [s.action for s in again.history] == [s.action for s in match.history]
     assert transcript(ui2, again, "en") == transcript(ui, match, "en")

@@ -138,11 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         mod, fn = EXTERNAL[argv[0]]
         return int(getattr(importlib.import_module(mod), fn)(argv[1:]) or 0)
     if argv and not argv[0].startswith("-") and argv[0] not in ("games", "play", "resume", "demo"):
-        from companion.core import UnknownGame, find
+        from companion.core import UnknownGame
+        from companion.language.games import find_game
 
         entry = None
         with contextlib.suppress(UnknownGame):  # not a game: argparse says what is known
-            entry = find(argv[0])
+            entry = find_game(argv[0])
         if entry is not None:
             import importlib
 

@@ -64,10 +64,11 @@ def ui_lang(asked: str) -> str:
 def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
     """(ui, match) for a new game or the saved one."""
     from companion.core import Match, UnknownGame, find
+    from companion.language.games import find_game
     from companion.saves import journal as jr
 
     try:
-        entry = find(args.game)
+        entry = find_game(args.game)
     except UnknownGame:
         raise PhrasesError("core.phrases.unknown_game", game=args.game) from None
     spec = entry.spec()
@@ -90,6 +91,9 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any]:
             if not sep:
                 raise PhrasesError("core.phrases.option_pair", option=pair)
             options[key.strip().replace("-", "_")] = value.strip()
+        from companion.cli.runner import option_words
+
+        options = option_words(entry, options)
         names = [n.strip() for n in args.players.split(",")] if args.players else list(DEFAULT_PLAYERS[: entry.min_players])
         seed = args.seed
     try:

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import GAMES, GameEntry, IllegalAction, Match, Rng, UnknownGame, find
+from companion.language import yes_no
+from companion.language.games import aliases, find_game, title
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
 
 
@@ -33,8 +35,8 @@ def list_games(lang: str = "fr") -> int:
     for g in GAMES:
         line_id = "core.game_line_fixed" if g.min_players == g.max_players else "core.game_line"
         other = "en" if lang == "fr" else "fr"
-        print(cat.text(Msg(line_id, name=g.name, title=g.titles[lang], en=g.titles[other],
-                           aliases=", ".join(g.aliases), lo=g.min_players, hi=g.max_players)))
+        print(cat.text(Msg(line_id, name=g.name, title=title(g.name, lang), en=title(g.name, other),
+                           aliases=", ".join(aliases(g.name)), lo=g.min_players, hi=g.max_players)))
     return 0
 
 
@@ -46,6 +48,19 @@ def parse_options(entry: GameEntry, pairs: list[str], lang: str) -> dict[str, An
         if not sep:
             raise UserError("core.error.option_syntax", lang, option=pair)
         out[key.strip().replace("-", "_")] = value.strip()
+    return option_words(entry, out)
+
+
+def option_words(entry: GameEntry, options: dict[str, Any]) -> dict[str, Any]:
+    """« physical=oui », "physical=yes": a yes or a no in any language's words (the tables),
+    handed to the rules as the notation they read (true/false)."""
+    declared = entry.spec().rules.options
+    out = dict(options)
+    for key, value in options.items():
+        if key in declared and isinstance(declared[key].default, bool) and isinstance(value, str):
+            answer = yes_no(value)
+            if answer in ("yes", "no"):
+                out[key] = "true" if answer == "yes" else "false"
     return out
 
 
@@ -299,7 +314,7 @@ def _listen(args: argparse.Namespace | None, session: Any, inbox: Any) -> list[A
 def play(args: argparse.Namespace) -> int:
     lang = args.lang or "fr"
     try:
-        entry = find(args.game)
+        entry = find_game(args.game)
     except UnknownGame:
         raise UserError("core.error.unknown_game", lang, name=args.game, games=", ".join(g.name for g in GAMES)) from None
     refuse_unusable(args, lang)
@@ -356,7 +371,7 @@ def play(args: argparse.Namespace) -> int:
             print(catalog(lang).text(Msg("core.journal_at", path=str(journal.path))), flush=True)
     if journal_problem is not None:
         _warn_io(session)(*journal_problem)
-    _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
+    _run(session, [table, *private.values()] if table else list(private.values()), args, title(entry.name, lang))
     if journal is not None:
         journal.close()
     return 0
@@ -673,7 +688,7 @@ def resume(args: argparse.Namespace) -> int:
     say_where_it_stands(session, c)
     if session.match.over and guarded is not None:
         guarded.announced()
-    _run(session, [table, *private.values()] if table else list(private.values()), args, entry.titles[lang])
+    _run(session, [table, *private.values()] if table else list(private.values()), args, title(entry.name, lang))
     if guarded is not None:
         guarded.close()
     return 0
@@ -725,7 +740,7 @@ def demo(args: argparse.Namespace) -> int:
                              profile=Profile(name="demo", rate=DEMO_RATE, language=lang))
     kinds: list[str | None] = [next(iter(bots))] * len(names)
     session = make_session(entry, game, ui, bots, names, kinds, seed, {}, table, None, ns, lang)
-    session.emit([say("core.demo_intro", Priority.MESSAGE, game=entry.titles[lang])], remember=False)
+    session.emit([say("core.demo_intro", Priority.MESSAGE, game=title(entry.name, lang))], remember=False)
     if table is not None:
         session.emit(table.describe(), remember=False)
     session.start_or_resume()

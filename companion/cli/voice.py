@@ -64,7 +64,9 @@ def state_of(args: argparse.Namespace) -> tuple[Any, Any, int]:
         match = Match(game, list(c.start["players"]), int(c.start["seed"]))
         match.replay(c.actions)
     else:
-        entry = find(args.game)
+        from companion.language.games import find_game
+
+        entry = find_game(args.game)
         game, ui, _bots = load(entry)
         names = [n.strip() for n in args.players.split(",") if n.strip()]
         while len(names) < game.min_players:

@@ -82,9 +82,9 @@ class Option:
         if isinstance(raw, str):
             if isinstance(self.default, bool):
                 low = raw.strip().lower()
-                if low in ("1", "true", "yes", "oui", "on"):
+                if low in ("1", "true", "yes", "on"):  # notation; words of a language: the CLI (tables)
                     value = True
-                elif low in ("0", "false", "no", "non", "off"):
+                elif low in ("0", "false", "no", "off"):
                     value = False
                 else:
                     raise ValueError(raw)

@@ -1,4 +1,5 @@
-"""The games the companion knows, by name and by their French and English aliases.
+"""The games the companion knows, by id. What players call them (titles, aliases, every
+language) is data: `companion.language.games` reads it from the phrase tables.
 
 Entries name their package by path, so that asking for the list of games imports no game
 (the command line must answer `--help` fast on a Raspberry Pi).
@@ -17,8 +18,6 @@ from .text import fold
 @dataclass(frozen=True)
 class GameEntry:
     name: str  # the id used in save files and on the command line
-    titles: dict[str, str]  # language -> title as spoken
-    aliases: tuple[str, ...]
     package: str  # e.g. "companion.games.kissa"
     min_players: int
     max_players: int
@@ -35,38 +34,10 @@ class GameEntry:
 
 
 GAMES: tuple[GameEntry, ...] = (
-    GameEntry(
-        "kikoi",
-        {"fr": "Les 5 KIKOI", "en": "The 5 KIKOI"},
-        ("5 kikoi", "les 5 kikoi", "cinq kikoi", "les cinq kikoi", "the 5 kikoi", "kikoi", "ki"),
-        "companion.games.kikoi",
-        3,
-        4,
-    ),
-    GameEntry(
-        "kissa",
-        {"fr": "2kissa10", "en": "2kissa10"},
-        ("2kissa10", "deux qui s additionnent", "kissa", "ks"),
-        "companion.games.kissa",
-        2,
-        4,
-    ),
-    GameEntry(
-        "goodfortune",
-        {"fr": "Good Fortune", "en": "Good Fortune"},
-        ("good fortune", "goodfortune", "porte bonheur", "gf"),
-        "companion.games.goodfortune",
-        2,
-        2,
-    ),
-    GameEntry(
-        "kaliko",
-        {"fr": "Kaliko", "en": "Kaliko"},
-        ("kaliko", "psyche paths", "ka"),
-        "companion.games.kaliko",
-        2,
-        6,
-    ),
+    GameEntry("kikoi", "companion.games.kikoi", 3, 4),
+    GameEntry("kissa", "companion.games.kissa", 2, 4),
+    GameEntry("goodfortune", "companion.games.goodfortune", 2, 2),
+    GameEntry("kaliko", "companion.games.kaliko", 2, 6),
 )
 
 
@@ -77,15 +48,12 @@ class UnknownGame(LookupError):
 
 
 def find(name: str) -> GameEntry:
-    """The game called `name` (id, title or alias; case, accents and spaces ignored)."""
-    key = fold(name)
-    squashed = key.replace(" ", "")
+    """The game whose id is `name` (case and spaces ignored): saves and scripts name games by
+    id; a player's name for a game goes through `companion.language.games.find_game`."""
+    key = fold(name).replace(" ", "")
     for entry in GAMES:
-        names = {entry.name, *entry.aliases, *entry.titles.values()}
-        for candidate in names:
-            folded = fold(candidate)
-            if key == folded or squashed == folded.replace(" ", ""):
-                return entry
+        if key == entry.name:
+            return entry
     raise UnknownGame(name)
 
 

@@ -31,7 +31,7 @@ def test_golden_transcript(case, lang, verbosity):
     spec = CASES[case]
     options = {k: v for k, v in spec.items() if k not in ("seed", "kinds", "names")}
     match, ui = golden.game(GOLDEN / f"{case}.journal.jsonl", "2kissa10", options, list(spec["kinds"]),
-                            lambda: bot_game(find("2kissa10"), **spec)[0])
+                            lambda: bot_game(find("kissa"), **spec)[0])
     lines = transcript(ui, match, lang, verbosity, strict=True)
     assert match.over and lines
     golden.check(GOLDEN / f"{case}.{lang}.{verbosity.name.lower()}.txt", "\n".join(lines) + "\n")

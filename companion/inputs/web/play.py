@@ -11,7 +11,7 @@ from typing import Any
 from companion.narration import Priority, Raw
 from companion.session.inbox import Inbox, Line
 
-from .seats import RELEASE_WORDS, SeatBook, release_target
+from .seats import SeatBook, release_target, release_words
 
 
 def open_channels(inbox: Inbox, names: list[str], humans: list[int], langs: list[str], lang: str,
@@ -58,7 +58,7 @@ class TableKeys:
         if isinstance(item, Line) and item.source == "keyboard" and ":" in item.text:
             seat = release_target(item.text, self.names)
             if seat is not None:
-                item = Line(f"{RELEASE_WORDS[0]} {self.names[seat]}", source=item.source)
+                item = Line(f"{release_words()[0]} {self.names[seat]}", source=item.source)
         self.inner.post(item)
 
 

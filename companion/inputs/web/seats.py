@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core import fold
+from companion.language import words
 from companion.session.inbox import Device, Inbox, SeatClaimed, SeatReleased
 
 LOG_LINES = 500  # what a page can catch up on after a reconnection
@@ -164,23 +165,25 @@ class SeatBook:
             claim.channel.close()
 
 
-RELEASE_WORDS = ("libère", "libere", "libérer", "liberer", "release", "free")
-FILLER = frozenset({"le", "la", "place", "siege", "de", "d", "seat", "of", "the"})
+def release_words() -> tuple[str, ...]:
+    """« libère », "release"...: the shared table's ``release``, every language, folded."""
+    return words("shared", "release")
 
 
 def release_target(text: str, names: list[str]) -> int | None:
     """The seat freed by a line said at the table: « libère Anne », "release Anne", or its
     owner speaking for herself, « Anne : libère » (issue #25); else None."""
     head, sep, tail = text.partition(":")
-    if sep and fold(tail).strip() in {fold(w) for w in RELEASE_WORDS}:
+    if sep and fold(tail).strip() in release_words():
         for i, n in enumerate(names):
             if fold(n) == fold(head).strip():
                 return i
         return None
-    words = fold(text).replace(",", " ").replace("'", " ").split()
-    if len(words) < 2 or words[0] not in {fold(w) for w in RELEASE_WORDS}:
+    said = fold(text).replace(",", " ").replace("'", " ").split()
+    if len(said) < 2 or said[0] not in release_words():
         return None
-    rest = " ".join(w for w in words[1:] if w not in FILLER)
+    filler = words("shared", "release_filler")  # « libère la place d'Anne »
+    rest = " ".join(w for w in said[1:] if w not in filler)
     for i, n in enumerate(names):
         if fold(n) == rest:
             return i
