@@ -22,6 +22,7 @@ from typing import Any
 
 from companion import paths
 from companion.core.text import fold
+from companion.language import LAST, cached, groups, ordinal, read_number, words
 from companion.narration import Msg, Priority, catalog
 
 from .manifest import Manifest
@@ -29,25 +30,11 @@ from .manifest import Manifest
 RATE_STEP = 25
 MIN_RATE, MAX_RATE = 80, 450
 
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "next": ("suivant", "next", "n", "s", "chapitre suivant", "next chapter"),
-    "previous": ("precedent", "previous", "prev", "p", "chapitre precedent", "previous chapter", "back"),
-    "pause": ("pause", "stop", "chut", "attends", "wait"),
-    "resume": ("reprends", "reprendre", "resume", "continue", "continuer", "play", "lis", "lecture", "go"),
-    "repeat": ("repete", "repeter", "repeat", "encore", "again", "r"),
-    "faster": ("plus vite", "faster", "vite", "accelere", "plus"),
-    "slower": ("moins vite", "slower", "lentement", "ralentis", "moins"),
-    "menu": ("chapitres", "chapters", "menu", "sommaire", "liste", "list", "contents"),
-    "help": ("aide", "help", "h"),
-    "quit": ("quitte", "quitter", "quit", "exit", "q", "au revoir", "bye", "fin"),
-    "scan": ("lis le code", "lire le code", "scanne", "scanne le code", "read the code", "scan", "scan the code"),
-}
-_WORD_TO_COMMAND = {w: c for c, ws in COMMANDS.items() for w in ws}
-_NUMBER_WORDS = {
-    "un": 1, "une": 1, "one": 1, "premier": 1, "first": 1, "deux": 2, "two": 2, "trois": 3,
-    "three": 3, "quatre": 4, "four": 4, "cinq": 5, "five": 5, "six": 6, "sept": 7, "seven": 7,
-    "huit": 8, "eight": 8, "neuf": 9, "nine": 9, "dix": 10, "ten": 10,
-}
+@cached
+def _commands() -> dict[str, str]:
+    """The rules player's words (« suivant », "next"...) -> its command: data, every language
+    at once (`companion/language/<lang>/rules.json`)."""
+    return {w: c for c, ws in groups("rules", "words").items() for w in ws}
 
 
 def config_dir() -> Path:
@@ -317,11 +304,13 @@ class RulesPlayer:
     def find_chapter(self, text: str) -> int | None:
         """The chapter index a line names (a number, a number word, an id or a title word)."""
         f = fold(text)
-        for prefix in ("chapitre ", "chapter ", "chap "):
-            if f.startswith(prefix):
-                f = f[len(prefix):]
-        n = int(f) if f.isdigit() else _NUMBER_WORDS.get(f)
-        if n is not None:
+        for word in words("rules", "chapter"):  # « chapitre 3 », "chapter three"
+            if f.startswith(word + " "):
+                f = f[len(word) + 1:]
+        n = read_number(f) or ordinal(f)  # « 3 », « trois », « le premier », "first"
+        if n == LAST and self.man.chapters:  # « le dernier »
+            return len(self.man.chapters) - 1
+        if n is not None and n > 0:
             return n - 1
         if len(f) < 3:
             return None
@@ -339,7 +328,7 @@ class RulesPlayer:
                         self._advance = True
                         self._wake.notify_all()
             return True
-        cmd = _WORD_TO_COMMAND.get(f)
+        cmd = _commands().get(f)
         if cmd == "quit":
             return False
         if cmd == "scan" and self.scan_fn is not None:

@@ -177,6 +177,11 @@ def test_chapters_by_name_and_number_words(store_path: Path) -> None:
     assert catalog("en").text(__import__("companion.narration", fromlist=["Msg"]).Msg("rules.player_help")) in s.printed
     s.send("chapters")
     assert sum(line.startswith("Chapters: 1, The goal") for line in s.printed) == 2
+    # the player's words and numbers are the tables' (issue 24): ordinals and « le dernier » too
+    s.send("the third one")
+    wait_for(lambda: any(p.startswith("Chapter 3:") for p in s.printed))
+    s.send("chapitre le dernier")
+    wait_for(lambda: any(p.startswith("Chapter 8:") for p in s.printed))
     s.close()
 
 
