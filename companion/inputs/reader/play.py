@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.core import find, fold
 from companion.games.base import GameUI, Tokens
+from companion.language import groups
 from companion.narration import Msg, Priority, Raw, Utterance, say
 from companion.session.extension import Seam
 from companion.session.inbox import Device
@@ -38,17 +39,12 @@ def _clean(text: str) -> str:
     return fold(text).strip(" ?!.")
 
 
-# The reader's own words (typed or said), any language.
-LEARN = frozenset(_clean(w) for w in ("c'est quoi", "c'est quoi ?", "cest quoi", "qu'est-ce que c'est",
-                                    "what is this", "what is this?", "what's this"))
-CANCEL = frozenset(_clean(w) for w in ("annule la lecture", "annuler la lecture", "undo the reading",
-                                     "cancel the reading", "undo reading", "cancel reading"))
-STATUS = frozenset(_clean(w) for w in ("lecteur", "état du lecteur", "etat du lecteur", "le lecteur",
-                                     "reader", "reader status"))
-# The words that end « c'est quoi ? » (#29): taken by the mode alone, so a second one asks
-# whether to quit, never quits (« fin » is also a quit word).
-DONE = frozenset(_clean(w) for w in ("fin", "fin de c'est quoi", "arrête", "stop", "assez", "c'est bon",
-                                   "end", "done", "enough", "stop what is this"))
+def reader_words(key: str) -> frozenset[str]:
+    """The reader's own words (typed or said), every language: `learn` (« c'est quoi ? »),
+    `cancel` (« annule la lecture »), `status` (« lecteur »), and `done`, the words that end
+    « c'est quoi ? » (#29), taken by the mode alone, so that a second one asks whether to quit
+    and never quits (« fin » is also a quit word). Data: `companion/language/<lang>/reader.json`."""
+    return frozenset(_clean(w) for w in groups("reader", "words").get(key, ()))
 
 
 @dataclass
@@ -79,10 +75,10 @@ class ReaderPlay:
     # ------------------------------------------------------------------ the extension
     def attach(self, seam: Seam) -> None:
         self.seam = seam
-        seam.answers(LEARN, self._learn)
-        seam.answers(CANCEL, self._cancel)
-        seam.answers(STATUS, self._status)
-        seam.answers(DONE, self._done)
+        seam.answers(reader_words("learn"), self._learn)
+        seam.answers(reader_words("cancel"), self._cancel)
+        seam.answers(reader_words("status"), self._status)
+        seam.answers(reader_words("done"), self._done)
 
     @property
     def _seam(self) -> Seam:
