@@ -2,12 +2,11 @@
 
 The words and patterns are data: `companion/language/<lang>/kaliko.json` (``"read"``,
 ``"words"``, ``"colours"``, ``"shapes"``), every language at once; the slots are read in
-`phrases`, the readings in `readings`. A play is built step by step: « prends 2 » / "take 2",
-« ici » or « en 3h1 » / "put it at 3h1", « tourne » (the next rotation that fits), « rouge 3 »
-(a red line toward 3 o'clock), « retire », « brouillon », « efface », then « joue ». After each
-step the companion says whether the play is legal so far and what it would score. Also
-« échange 1 3 », « échange tout », « passe ». The play being built is the seat's view (a
-`readings.Draft`), held by the session: reading a line changes nothing.
+`phrases`, the readings in `readings`, the steps that build a play in `draft` (« prends 2 »,
+« en 3h1 » / "put it at 3h1", « tourne », « rouge 3 », « retire », « efface », « joue »). The
+play being built is the seat's view (a `draft.Draft`), held by the session: reading a line
+changes nothing. Here: the moves (« échange 1 3 », « échange tout », « passe »), a play said in
+one line, and the game's hooks.
 
 At a physical table (option `physical`) the tiles drawn from the real bag are told: « tire 12
 40 », « 12 », « rouge 3 5 blanc 7 9 bleu 11 1 », « 01B 23R 45W ».
@@ -16,7 +15,7 @@ At a physical table (option `physical`) the tiles drawn from the real bag are to
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.core import IllegalAction, Match, fold
@@ -25,35 +24,28 @@ from companion.language.grammar import Grammar
 from companion.narration import Msg, Priority, Raw, Utterance, say, secret
 
 from . import narration, readings
-from .finder import constraints_key
-from .notation import cell_msg, colour_msg, edge_of_clock
-from .phrases import GRAMMAR, WORDS, axial_as_names, read_tiles, split_steps
-from .phrases import Ambiguous as Mirrors
-from .reader import KalikoTokens
-from .readings import (
-    Board,
-    CellRead,
-    Draft,
-    Go,
+from .draft import (
+    BUILDS,
+    Clear,
+    Here,
+    Orient,
+    PlayIt,
+    Remove,
+    Step,
+    Take,
+    Turn,
     answer,
     draft_of,
     hand,
-    hand_tile,
     no_tile,
-    position,
+    reason_msg,
 )
-from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, Play, State
-from .tiles import (
-    COLOUR,
-    COLOURS,
-    FITS,
-    ORIENTED,
-    OT_NUMBER,
-    ROTATIONS,
-    TILES,
-    cell_id,
-    parse_segments,
-)
+from .notation import cell_msg
+from .phrases import GRAMMAR, WORDS, axial_as_names, read_tiles, split_steps
+from .phrases import Ambiguous as Mirrors
+from .reader import KalikoTokens
+from .readings import Board, CellRead, Go
+from .rules import DEAL, DRAW, PLAY, START, Drew, Exchange, Kaliko, Pass, State
 
 # refusals of a told draw (physical table), each followed by what to tell now
 TOLD_CODES = frozenset({"not_in_bag", "told_on_board", "too_many_told", "no_such_tile", "nothing_told", "draw_first",
@@ -64,52 +56,6 @@ __all__ = ["TOLD_CODES", "PUBLIC_REFUSALS", "WORDS", "KalikoUI", "UI"]
 
 
 # --- the commands that build or make a move --------------------------------------------------------
-@dataclass(frozen=True)
-class Take:
-    number: int | None = None
-    shape: tuple[tuple[str | None, int | None], ...] = ()
-    NAME: ClassVar[str] = "take"
-
-
-@dataclass(frozen=True)
-class Here:
-    """« ici », « en 3h1 », « pose 2 en 3h1 »: the tile taken (or the one named) put down."""
-
-    cell: Any = None
-    number: int | None = None
-    NAME: ClassVar[str] = "here"
-
-
-@dataclass(frozen=True)
-class Orient:
-    colour: str
-    hour: int
-    NAME: ClassVar[str] = "orient"
-
-
-@dataclass(frozen=True)
-class Step:
-    """A step without a slot; `NAME` says which (turn, remove, clear, play, pass)."""
-
-    NAME: ClassVar[str] = ""
-
-
-class Turn(Step):
-    NAME = "turn"
-
-
-class Remove(Step):
-    NAME = "remove"
-
-
-class Clear(Step):
-    NAME = "clear"
-
-
-class PlayIt(Step):
-    NAME = "play"
-
-
 class PassIt(Step):
     NAME = "pass"
 
@@ -148,111 +94,8 @@ BUILDING = (Take, Here, Turn, Orient, Remove, PlayIt, Swap, PassIt)  # refused w
 
 
 # --- their handlers ----------------------------------------------------------------------------------
-def _fitting(board: dict[int, int], q: int, r: int, n: int) -> list[int]:
-    return [o for o in ROTATIONS[n] if o in FITS[constraints_key(board, cell_id(q, r))]]
-
-
-def on_take(c: Take, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    d = draft_of(match, view)
-    pos = position(match, seat, c.number) if c.number is not None else _described(match, seat, d, c.shape)
-    n = hand_tile(match, seat, pos)
-    if n is None:
-        return no_tile(match, seat), d
-    if any(OT_NUMBER[o] == n for _, _, o in d.placed):
-        return Refuse([answer("kaliko.already_placed", seat, pos=pos)]), d
-    return Answer([answer("kaliko.taken", seat, pos=pos, tile=tile_msg(n))]), replace(d, selected=n)
-
-
-def tile_msg(n: int) -> Msg:
-    return narration.tile_msg(TILES[n - 1])
-
-
-def _described(match: Match[Any, Any], seat: int, d: Draft, wanted: tuple[tuple[str | None, int | None], ...]) -> int | None:
-    """The first free hand tile (1-based) having every (colour, shape) line described."""
-    placed = {OT_NUMBER[o] for _, _, o in d.placed}
-    for i, n in enumerate(hand(match, seat)):
-        if n in placed or not wanted:
-            continue
-        lines = [(col, min((b - a) % 6, (a - b) % 6)) for a, b, col in parse_segments(TILES[n - 1])]
-        if all(any((wc is None or wc == col) and (ws is None or ws == g) for col, g in lines) for wc, ws in wanted):
-            return i + 1
-    return None
-
-
-def on_here(c: Here, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    d = draft_of(match, view)
-    selected = d.selected if c.number is None else hand_tile(match, seat, position(match, seat, c.number))
-    cell = d.cursor if c.cell is None else c.cell
-    if c.number is not None and selected is None:
-        return no_tile(match, seat), d
-    if not isinstance(cell, tuple):  # refused: nothing changes, not even the tile in hand
-        return Refuse([answer("kaliko.bad_cell", seat)]), d
-    if selected is None:
-        return Refuse([answer("kaliko.take_first", seat)]), d
-    board = readings.board_of(match, d)
-    if cell_id(*cell) in board:
-        return Refuse([answer("kaliko.cell_taken", seat, cell=cell_msg(*cell))]), d
-    if len(d.placed) >= 7:
-        return Refuse([Utterance((Msg("kaliko.refused.too_many_tiles"),), Priority.IMPORTANT, "error", seat)]), d
-    if any(OT_NUMBER[o] == selected for _, _, o in d.placed):
-        return Refuse([answer("kaliko.already_placed", seat, pos=hand(match, seat).index(selected) + 1)]), d
-    fitting = _fitting(board, *cell, selected)
-    if not fitting:
-        return Refuse([answer("kaliko.no_rotation_fits", seat, cell=cell_msg(*cell))]), d
-    d = Draft(d.board_size, (*d.placed, (cell[0], cell[1], fitting[0])), None, cell)
-    return Answer(readings.draft_report(match, seat, d)), d
-
-
-def _last_apart(match: Match[Any, Any], d: Draft) -> tuple[int, int, int, dict[int, int]]:
-    q, r, ot = d.placed[-1]
-    board = readings.board_of(match, d)
-    del board[cell_id(q, r)]
-    return q, r, ot, board
-
-
-def on_turn(c: Turn, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    d = draft_of(match, view)
-    if not d.placed:
-        return Refuse([answer("kaliko.nothing_placed", seat)]), d
-    q, r, ot, board = _last_apart(match, d)
-    fitting = _fitting(board, q, r, OT_NUMBER[ot])
-    nxt = fitting[(fitting.index(ot) + 1) % len(fitting)] if ot in fitting else fitting[0]
-    d = replace(d, placed=(*d.placed[:-1], (q, r, nxt)))
-    return Answer(readings.draft_report(match, seat, d)), d
-
-
-def on_orient(c: Orient, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    d = draft_of(match, view)
-    e = edge_of_clock(c.hour)
-    if e is None:
-        return None, d
-    if not d.placed:
-        return Refuse([answer("kaliko.nothing_placed", seat)]), d
-    q, r, ot, board = _last_apart(match, d)
-    code = COLOURS.index(c.colour) + 1
-    fits = FITS[constraints_key(board, cell_id(q, r))]
-    good = [o for o in ROTATIONS[OT_NUMBER[ot]] if COLOUR[o][e] == code and o in fits]
-    if not good:
-        return Refuse([answer("kaliko.orient_impossible", seat, colour=colour_msg(c.colour), clock=c.hour)]), d
-    if ot not in good:  # already pointing that way: keep it (« tourne » cycles)
-        d = replace(d, placed=(*d.placed[:-1], (q, r, good[0])))
-    return Answer(readings.draft_report(match, seat, d)), d
-
-
-def on_step(c: Step, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    d = draft_of(match, view)
-    if isinstance(c, PassIt):
-        return Act(Pass()), d
-    if isinstance(c, Clear):
-        return Answer([answer("kaliko.cleared", seat)]), Draft(d.board_size, cursor=d.cursor)
-    if not d.placed:
-        return Refuse([answer("kaliko.draft_empty" if isinstance(c, PlayIt) else "kaliko.nothing_placed", seat)]), d
-    if isinstance(c, PlayIt):
-        return Act(Play.of([(q, r, ORIENTED[ot]) for q, r, ot in d.placed])), d
-    q, r, ot = d.placed[-1]  # Remove
-    d = replace(d, placed=d.placed[:-1])
-    out = [answer("kaliko.removed", seat, pos=hand(match, seat).index(OT_NUMBER[ot]) + 1, cell=cell_msg(q, r))]
-    return Answer(out + (readings.verdict_report(match, seat, d) if d.placed else [])), d
+def on_pass(c: PassIt, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
+    return Act(Pass()), view
 
 
 def on_swap(c: Swap, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
@@ -291,9 +134,8 @@ def on_steps(c: Steps, match: Match[Any, Any], seat: int, view: Any) -> tuple[In
     return intent, view
 
 
-HANDLERS: dict[type, Handler] = {**readings.HANDLERS, Take: on_take, Here: on_here, Turn: on_turn, Orient: on_orient,
-                                 Remove: on_step, Clear: on_step, PlayIt: on_step, PassIt: on_step, Swap: on_swap,
-                                 Told: on_told, Steps: on_steps}
+HANDLERS: dict[type, Handler] = {**readings.HANDLERS, **BUILDS, PassIt: on_pass, Swap: on_swap, Told: on_told,
+                                 Steps: on_steps}
 
 
 def dispatch(command: Any, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
@@ -390,7 +232,7 @@ class KalikoUI(GameUI):
             if match.state.owed and exc.code != "draw_first":
                 out.append(answer("kaliko.told_usage", seat, n=match.state.owed))
             return out
-        out = [Utterance((readings.reason_msg(exc.code, exc.detail),), Priority.IMPORTANT, "error", seat)]
+        out = [Utterance((reason_msg(exc.code, exc.detail),), Priority.IMPORTANT, "error", seat)]
         if exc.code in ("no_scoring_path", "no_main_path", "colour_mismatch"):
             out.append(answer("kaliko.refused_hint", seat))
         return out if exc.code in PUBLIC_REFUSALS else [secret(u) for u in out]  # her tiles: hers alone

@@ -26,6 +26,7 @@ from companion.language import Builder, cached, fill, groups, number_at, spoken,
 from companion.language.grammar import Context, Number, grammar_of
 from companion.narration import catalog
 
+from .draft import draft_of
 from .finder import all_plays, constraints_key, open_ends
 from .notation import cell_msg, cell_text, clock, colour_of_word, edge_of_clock, parse_cell
 from .rules import PLAY, Drew, Exchange, Pass, Play, packed_board
@@ -459,8 +460,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     b.rule(t["pass"], "action")
     b.rule(t["exchange"], "action")
     b.rule(t["exchange_all"], "action")
-    view = ui.views.get(seat)
-    prefix = [t["clear"]] if getattr(view, "placed", ()) and view.board_size == len(state.board) else []
+    prefix = [t["clear"]] if draft_of(match, ui.views.get(seat)).placed else []  # the seat's play being built
     legal = b.sample(actions(ui, match, seat), lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
     for action in legal:
         command = action_command(ui.game, action)

@@ -22,14 +22,27 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.core import Match
-from companion.games.base import Answer, Intent, Refuse
-from companion.narration import Msg, Priority, Raw, Utterance, say
+from companion.games.base import Answer, Handler, Intent, Refuse
+from companion.narration import Msg, Priority, Raw, Utterance
 
+from .draft import (
+    Cell,
+    Draft,
+    answer,
+    board_of,
+    draft_of,
+    hand,
+    hand_tile,
+    no_tile,
+    position,
+    public,
+    verdict_report,
+)
 from .finder import constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
 from .notation import cell_msg, cell_steps, cell_text, clock, colour_msg, edge_of_clock
 from .rules import packed_board
-from .scoring import evaluate, self_crossings, trace
+from .scoring import self_crossings, trace
 from .search import best_within, count_within, plays_within
 from .tiles import (
     COLOUR,
@@ -44,63 +57,6 @@ from .tiles import (
     cell_qr,
     hex_distance,
 )
-
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A seat's view: the play being built (cells and oriented tiles), the tile taken, the
-    cursor. `board_size` says which board it was built on: a play made since starts afresh."""
-
-    board_size: int = -1
-    placed: tuple[tuple[int, int, int], ...] = ()  # (q, r, oriented tile)
-    selected: int | None = None  # a tile number from the hand
-    cursor: Cell = (0, 0)
-
-
-def draft_of(match: Match[Any, Any], view: Any) -> Draft:
-    d = view if isinstance(view, Draft) else Draft()
-    size = len(match.state.board)
-    return d if d.board_size == size else Draft(size, cursor=d.cursor)
-
-
-def answer(msg_id: str, seat: int | None, **params: Any) -> Utterance:
-    """An answer for `seat` alone: what it says comes from their hand or their draft."""
-    return say(msg_id, priority=Priority.TEXT, to=seat, **params)
-
-
-def public(msg_id: str, **params: Any) -> Utterance:
-    """An answer about public facts, said to the table (a table of several humans without
-    private channels still hears it; an answer to the asker alone would be held back)."""
-    return say(msg_id, priority=Priority.TEXT, to=None, **params)
-
-
-def hand(match: Match[Any, Any], seat: int) -> tuple[int, ...]:
-    return tuple(match.state.hands[seat])
-
-
-def position(match: Match[Any, Any], seat: int, pos: int | None) -> int | None:
-    """A hand position; a tile's catalogue number (above the hand's size, as « numéro 29 »
-    reads it) is taken as the position of that tile when it is in the hand."""
-    h = hand(match, seat)
-    return h.index(pos) + 1 if pos is not None and pos > len(h) and pos in h else pos
-
-
-def hand_tile(match: Match[Any, Any], seat: int, pos: int | None) -> int | None:
-    h = hand(match, seat)
-    return h[pos - 1] if pos is not None and 1 <= pos <= len(h) else None
-
-
-def board_of(match: Match[Any, Any], d: Draft | None) -> dict[int, int]:
-    b = dict(packed_board(match.state.board))
-    for q, r, ot in d.placed if d is not None else ():
-        b[cell_id(q, r)] = ot
-    return b
-
-
-def no_tile(match: Match[Any, Any], seat: int) -> Refuse:
-    return Refuse([answer("kaliko.no_such_hand_tile", seat, n=len(hand(match, seat)))])
 
 
 # --- the reading commands ---------------------------------------------------------------------
@@ -459,55 +415,7 @@ def _rings(match: Match[Any, Any], centre: Cell, rings: list[int]) -> list[Utter
     return out
 
 
-# --- what the draft would score, said after each step ----------------------------------------------
-def rotations_here(match: Match[Any, Any], d: Draft) -> int:
-    """How many rotations of the last tile put down fit its cell (one count for every report)."""
-    q, r, ot = d.placed[-1]
-    board = board_of(match, d)
-    del board[cell_id(q, r)]
-    return sum(1 for o in ROTATIONS[OT_NUMBER[ot]] if o in FITS[constraints_key(board, cell_id(q, r))])
-
-
-def draft_report(match: Match[Any, Any], seat: int, d: Draft) -> list[Utterance]:
-    out = []
-    if d.placed:
-        q, r, ot = d.placed[-1]
-        out.append(answer("kaliko.placed", seat, pos=hand(match, seat).index(OT_NUMBER[ot]) + 1, cell=cell_msg(q, r),
-                          tile=tile_msg(ORIENTED[ot]), n=rotations_here(match, d)))
-    return out + verdict_report(match, seat, d)
-
-
-def verdict_report(match: Match[Any, Any], seat: int, d: Draft) -> list[Utterance]:
-    config = match.game.config
-    v = evaluate(packed_board(match.state.board), [(cell_id(q, r), ot) for q, r, ot in d.placed],
-                 config["crossings_new_tiles_only"], config["double_main_only"])
-    if v.legal:
-        out = [answer("kaliko.draft_legal", seat, n=v.score, tiles=len(d.placed))]
-        return out + [Utterance((path_msg(p.to_json()),), Priority.TEXT, None, seat) for p in v.paths]
-    return [answer("kaliko.draft_not_yet", seat, reason=reason_msg(str(v.reason), v.detail))]
-
-
-KNOWN_REASONS = frozenset({"too_many_tiles", "no_scoring_path", "no_main_path", "bad_tile", "nothing_to_exchange",
-                           "bag_empty", "game_over", "not_your_turn", "not_legal", "occupied"})
-
-
-def reason_msg(code: str, detail: dict[str, Any]) -> Msg:
-    if code == "colour_mismatch":
-        return Msg("kaliko.refused.colour_mismatch", cell=cell_msg(*tuple(detail["cell"])),
-                   clock=clock(int(detail["edge"])), colour=colour_msg(detail["colour"]), other=colour_msg(detail["other"]))
-    if code == "no_main_path" and "cell" in detail:
-        return Msg("kaliko.refused.off_main_path", cell=cell_msg(*tuple(detail["cell"])),
-                   colour=Msg(f"kaliko.colour_f.{detail['colour']}"))
-    if code == "occupied" and "cell" in detail:
-        return Msg("kaliko.refused.occupied", cell=cell_msg(*tuple(detail["cell"])))
-    if code in ("not_in_hand", "tile_twice") and "number" in detail:
-        return Msg(f"kaliko.refused.{code}", number=detail["number"])
-    if code == "bag_too_small":
-        return Msg("kaliko.refused.bag_too_small", n=detail.get("bag", 0))
-    return Msg(f"kaliko.refused.{code if code in KNOWN_REASONS else 'not_legal'}")
-
-
-HANDLERS = {Hand: on_query, Score: on_query, Bag: on_query, Hint: on_query, Best: on_query, Moves: on_query,
+HANDLERS: dict[type, Handler] = {Hand: on_query, Score: on_query, Bag: on_query, Hint: on_query, Best: on_query, Moves: on_query,
             DraftRead: on_query, Tile: on_tile, Numbered: on_numbered, CellRead: on_cell, Go: on_go, Ends: on_ends,
             Path: on_path, Where: on_where, Board: on_board}
 
