@@ -39,6 +39,7 @@ CASES = [
     ("kikoi", {"physical": True}, 3, (0, 9), 60),
     ("kissa", {}, 2, (0, 5), 30),
     ("kaliko", {"hand_size": 4}, 3, (0, 4), 20),
+    ("kaliko", {"physical": True, "hand_size": 3}, 2, (0, 1, 4), 20),
 ]
 
 
