@@ -41,7 +41,7 @@ from .draft import (
     reason_msg,
 )
 from .notation import cell_msg
-from .phrases import GRAMMAR, WORDS, axial_as_names, read_tiles, split_steps
+from .phrases import BAD, GRAMMAR, WORDS, axial_as_names, read_tiles, split_steps
 from .phrases import Ambiguous as Mirrors
 from .reader import KalikoTokens
 from .readings import Board, CellRead, Go
@@ -89,7 +89,8 @@ COMMANDS: dict[str, Callable[..., Any]] = {
     "bag": readings.Bag, "hint": readings.Hint, "best": readings.Best, "moves": readings.Moves,
     "draft": readings.DraftRead, "clear": Clear, "take": Take, "here": Here, "turn": Turn, "orient": Orient,
     "remove": Remove, "play": PlayIt, "exchange_all": lambda: Swap(everything=True), "exchange": Swap,
-    "pass": PassIt, "take_unread": lambda rest: Take()}
+    "pass": PassIt, "take_unread": lambda rest=(): Take(),
+    "cell_unread": lambda rest: CellRead(BAD)}
 BUILDING = (Take, Here, Turn, Orient, Remove, PlayIt, Swap, PassIt)  # refused while drawn tiles are to be told
 
 

@@ -194,13 +194,14 @@ def rejoin_hours(tokens: Sequence[str]) -> list[str]:
 
 
 def axial_as_names(text: str, told: bool) -> str:
-    """Notation before the grammar: an axial cell « (2,-1) » (RULES §7; « 2,-1 » unless tiles
-    are being told, « 12, 40 ») written as its name (« 1h1 3h1 »), which the cell slot reads."""
+    """Notation before the grammar: an axial cell « (2,-1) » (RULES §7; « va 2,-1 » too, but
+    not a line of tiles being told, « 12, 40 ») written as its name (« 1h1 3h1 »), which the
+    cell slot reads."""
     def name(m: re.Match[str]) -> str:
         return f" {cell_text(int(m.group(1)), int(m.group(2)))} "
 
     text = _AXIAL_IN.sub(name, text)
-    return text if told else _AXIAL_BARE.sub(name, text)
+    return text if told and re.match(r"\s*-?\d", text) else _AXIAL_BARE.sub(name, text)
 
 
 @dataclass(frozen=True)
