@@ -189,3 +189,19 @@ def test_take_a_tile_by_its_description():
     assert said(parse(ui, "prends blanc petit arc", match, seat)).startswith("Tuile 2 prise")
     assert said(parse(ui, "take blue short", match, seat), "en").startswith("Tile 1 taken")
     assert isinstance(parse(ui, "prends vert", match, seat), Refuse)
+
+
+def test_the_play_being_built_is_a_value_reading_never_changes():
+    import copy
+
+    game, ui, match, seat, a, b = setup_kf1()
+    before = copy.deepcopy({k: v for k, v in vars(ui).items() if k != "game"})
+    _intent, taken = ui.read("prends 2", match, seat)
+    again, view = ui.read("put it at 5h1", match, seat, taken)
+    assert isinstance(again, Answer) and [p[:2] for p in view.placed] == [(0, 1)] and view.cursor == (0, 1)
+    assert taken.placed == () and taken.selected == match.state.hands[seat][1]  # the view read from is unchanged
+    refused, same = ui.read("en 1 h 1 puis 3 h", match, seat, view)
+    assert isinstance(refused, Refuse) and same is view  # refused: the same view, nothing changes
+    act, end = ui.read("prends 1 ensuite en 3h1 ensuite joue", match, seat)  # a play in one line
+    assert isinstance(act, Act) and isinstance(act.action, Play) and len(end.placed) == 1
+    assert {k: v for k, v in vars(ui).items() if k != "game"} == before  # the UI holds nothing a read changes
