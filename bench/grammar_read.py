@@ -1,9 +1,13 @@
 """How long reading one typed line takes: the one grammar (this tree) against the hand parsers
 it replaced (a baseline tree, /work/main by default), on the same lines, in the same run.
 
-For Good Fortune and KIKOI, in a few states after random moves, the lines are every phrase
-`GameUI.phrases` lists (French and English) and some free forms (filler, requests in any
-order, stray words). Each tree runs in its own interpreter (the two `companion` packages
+For Good Fortune, KIKOI and Kaliko, in a few states after random moves, the lines are every
+phrase `GameUI.phrases` lists (French and English) and some free forms (filler, requests in any
+order, stray words; Kaliko's spaced and axial cells, « put it at 5h1 »). Kaliko's searching
+readings (« indice », « meilleur », « coups ») are left out: their time is the search's, not
+the reading's (bench/kaliko_best.py). Kaliko's hand parser keeps the play being built in its
+UI, so each Kaliko line is read by a fresh UI (made outside the timing) in both trees: every
+line then reads from an empty draft, as the grammar's `parse` always does. Each tree runs in its own interpreter (the two `companion` packages
 cannot share one); each prints the median and 95th percentile of `GameUI.parse` per line in
 microseconds, and the ratio to the baseline is printed at the end.
 
@@ -26,17 +30,22 @@ from typing import Any
 FREE = ["euh, je pousse la douze s'il te plaît", "ligne de Bruno", "qu'y a-t-il à gauche ?", "Anne's collection",
         "demande à Bruno le kigliss qui dort", "Bruno, kigliss dort ?", "ask Bruno for kigliss sleep",
         "bonjour tout le monde", "combien de points pour 12 et 3", "le kigliss qui dort, demande-le à bruno"]
+# each game's own free forms, besides FREE
+FREE_OF = {"kaliko": ["euh, prends la 2 s'il te plaît", "put it at 5h1", "en 9 h 1", "va (1,0)", "case 1h1-3h1",
+                      "plateau près de 3h1 anneau 2", "take blue short arc", "rouge vers 9 heures", "um, pass please"]}
+OPTIONS = {"kaliko": {"hand_size": 4}}  # the plays of a 4-tile hand listed whole (phrases.FULL_HAND)
+SEARCHES = ("hint", "best", "moves")
 
 
 def child(repeat: int) -> dict[str, Any]:
     from companion.core import Match, find
 
     out: dict[str, Any] = {}
-    for name, n in (("goodfortune", 2), ("kikoi", 3)):
+    for name, n in (("goodfortune", 2), ("kikoi", 3), ("kaliko", 2)):
         pkg = find(name).module()
         times: list[float] = []
         for steps in (0, 5, 12):
-            game = pkg.Rules()
+            game = pkg.Rules(**OPTIONS.get(name, {}))
             match: Match[Any, Any] = Match(game, ["Anne", "Bruno", "Chloé"][:n], steps + 1)
             rng = random.Random(steps)
             for _ in range(steps):
@@ -45,10 +54,13 @@ def child(repeat: int) -> dict[str, Any]:
                 match.play(match.current, rng.choice(match.legal(match.current)))
             seat = match.current if match.current is not None else 0
             ui = pkg.UI(game)
-            lines = [p for lang in ("fr", "en") for p, _c in ui.phrases(match, seat, lang).concrete] + FREE
+            lines = [p for lang in ("fr", "en") for p, c in ui.phrases(match, seat, lang).concrete if c not in SEARCHES]
+            lines += FREE + FREE_OF.get(name, [])
             ui.parse(lines[0], match, seat)  # tables read and cached before timing
             for _ in range(repeat):
                 for line in lines:
+                    if name == "kaliko":
+                        ui = pkg.UI(game)
                     t0 = time.perf_counter()
                     ui.parse(line, match, seat)
                     times.append((time.perf_counter() - t0) * 1e6)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from companion.games.goodfortune.phrases import GRAMMAR as GOODFORTUNE
+from companion.games.kaliko.phrases import GRAMMAR as KALIKO
 from companion.games.kikoi.phrases import GRAMMAR as KIKOI
 from companion.inputs.voice.fsg import Automaton
 from companion.language import extra_dir
@@ -55,3 +56,22 @@ def test_the_same_rules_compile_to_the_recognisers_automaton():
     for seq in g.sequences("where"):
         words = [w if isinstance(w, str) else "douze" for w in seq]
         assert g.read(" ".join(words), CTX)[0].kind == "where"  # what is heard is what is read
+
+
+def test_kaliko_lines_with_filler_and_politeness_read_as_without():
+    from companion.games.kaliko.phrases import BAD
+
+    g = KALIKO()
+    for plain, padded in [("prends 2", "euh, prends la 2 s'il te plaît"), ("take 2", "um, take 2 please"),
+                          ("en 3h1", "euh en 3h1 stp"), ("joue", "joue s'il vous plaît"), ("pass", "um pass please"),
+                          ("rouge 9", "rouge vers 9 heures"), ("red 9", "red to 9 o'clock"), ("main", "ben, ma main")]:
+        assert g.read(padded, CTX) == g.read(plain, CTX) != [], (plain, padded)
+    # issue 24's reading mistake: « put it at 5h1 » places the tile taken at 5h1
+    [r] = g.read("put it at 5h1", CTX)
+    assert (r.kind, r.get("cell")) == ("here", (0, 1))
+    [r] = g.read("en 9 h 1", CTX)  # spaced cells, as the companion says them
+    assert (r.kind, r.get("cell")) == ("here", (-1, 0))
+    assert g.read("pose 2 en 1 h 1 puis 3 h 1", CTX)[0].values == (("number", 2), ("cell", (2, -1)))
+    assert g.read("en 1 h 1 puis 3 h", CTX)[0].get("cell") == BAD  # no cell: refused, not guessed
+    assert g.read("12 40", CTX) == []  # tiles told only while this seat owes some
+    assert g.read("12 40", {**CTX, "told": True})[0].get("told") == (12, 40)

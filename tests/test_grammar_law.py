@@ -9,8 +9,8 @@ command it logs (`InputTaken`):
    with a reason code when the match refuses it;
 3. reading a line changes no state: neither the match nor the game's UI.
 
-Kaliko still reads lines with its hand parser, which keeps the play being built inside the UI:
-law 3 fails for it (issue 24: marked, strict, until it moves onto the grammar).
+Kaliko's play being built (and its cursor) is the seat's view, held by the session: law 3
+holds for it as for the others.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ CASES = [
     ("kikoi", {"physical": True}, 3, (0, 9), 60),
     ("kissa", {}, 2, (0, 5), 30),
     ("kaliko", {"hand_size": 4}, 3, (0, 4), 20),
+    ("kaliko", {"physical": True, "hand_size": 3}, 2, (0, 1, 4), 20),
 ]
 
 
@@ -104,7 +105,7 @@ def test_every_listed_phrase_is_taken_with_its_command(name, options, n, lengths
 # The games whose language is read through the one grammar; the others still read with their
 # own parser (issue 24: not moved yet). Under CI a skip is a failure, so they are left out of
 # the handler law by name, and a test holds that list to what the games really are.
-ON_GRAMMAR = ("goodfortune", "kikoi")
+ON_GRAMMAR = ("goodfortune", "kikoi", "kaliko")
 GRAMMAR_CASES = [c for c in CASES if c[0] in ON_GRAMMAR]
 
 
@@ -147,12 +148,7 @@ LINES = ["aide", "mon plateau", "demande à Paul le kigliss qui dort", "je pioch
          "annule", "euh", "oui", "non", "bonjour tout le monde", "Paul: ma collection", "kigliss", "pass"]
 
 
-STILL_STATEFUL = pytest.mark.xfail(strict=True, reason="Kaliko's hand parser keeps the play being built in its UI "
-                                                       "(issue 24: not moved onto the grammar yet)")
-
-
-@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"),
-                         [pytest.param(*c, marks=STILL_STATEFUL) if c[0] == "kaliko" else c for c in CASES],
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
                          ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
 def test_reading_a_line_changes_no_state(name, options, n, lengths, tried):
     for steps in lengths:

@@ -63,9 +63,8 @@ def test_kaliko_cells_as_the_narration_says_them(lang):
         for r in range(-4, 5):
             said = cat.text(cell_msg(q, r))  # « 1 h 1 puis 3 h 1 », "1 h 1 then 3 h 1", « centre »
             assert parse_cell(said) == (q, r), (lang, said)
-            probe = ui.probe()
-            intent = probe.parse(("va " if lang == "fr" else "go ") + said, match, 0)
-            assert intent is not None and intent.command == "go" and probe.cursor[0] == (q, r), (lang, said)
+            intent, view = ui.read(("va " if lang == "fr" else "go ") + said, match, 0)
+            assert intent is not None and intent.command == "go" and view.cursor == (q, r), (lang, said)
 
 
 def test_kikoi_requests_as_the_help_suggests_them():

@@ -80,3 +80,20 @@ def test_english_end_quits_and_filler_costs_nothing():
     other = s.match.players[(seat + 1) % 3]
     got = taken(s, f"{other}, aurais-tu l'obligeance de me donner le Kigliss qui dort ?")
     assert got.outcome in ("act", "refuse") and got.command.startswith("action:")
+
+
+def test_kaliko_put_it_at_a_cell_places_the_tile_taken_and_the_session_holds_the_play():
+    from companion.games import kaliko
+    from tests.kaliko.test_kaliko_commands import setup_kf1
+
+    game, ui, match, seat, _a, _b = setup_kf1()
+    lines: list[str] = []
+    s = Session("kaliko", ui, match, [Seat(n) for n in match.players], lang="en", out=lines.append)
+    s.start()
+    assert taken(s, "um, take 2 please").command == "take"
+    got = taken(s, "put it at 5h1")  # issue 24: read as placing the tile taken at 5h1
+    assert (got.outcome, got.command) == ("answer", "here")
+    view = s.core.views[seat]
+    assert isinstance(view, kaliko.draft.Draft) and [p[:2] for p in view.placed] == [(0, 1)]
+    assert not hasattr(ui, "drafts") and ui.read("remove", match, seat, view)[1].placed == ()
+    assert s.core.views[seat] is view  # reading a line changed nothing: the session sets the view it takes

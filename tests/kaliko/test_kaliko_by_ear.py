@@ -11,7 +11,7 @@ from companion.narration import Verbosity
 from companion.session.transcript import bot_game
 
 from .helpers import random_position
-from .test_kaliko_commands import render, said, setup_kf1
+from .test_kaliko_commands import parse, render, said, setup_kf1
 
 
 def test_every_play_says_its_cells_and_main_path_in_every_verbosity():
@@ -59,19 +59,19 @@ def test_take_by_catalogue_number_when_that_tile_is_in_hand():
     hand = match.state.hands[seat]
     big = next(n for n in hand if n > len(hand))
     pos = hand.index(big) + 1
-    assert said(ui.parse(f"prends {big}", match, seat)).startswith(f"Tuile {pos} prise")
+    assert said(parse(ui, f"prends {big}", match, seat)).startswith(f"Tuile {pos} prise")
 
 
 def test_a_refused_cell_never_swaps_the_tile_in_hand_and_spoken_cells_are_accepted():
     game, ui, match, seat, a, b = setup_kf1()
-    ui.parse("prends 2", match, seat)
-    assert ui.drafts[seat].selected == match.state.hands[seat][1]
+    parse(ui, "prends 2", match, seat)
+    assert ui.views[seat].selected == match.state.hands[seat][1]
     # "1 h 1 3 h 9" is no cell ("9 h" has no edge... 9 is, but "1 3" is not): refused
-    refused = ui.parse("en 1 h 1 puis 3 h", match, seat)
+    refused = parse(ui, "en 1 h 1 puis 3 h", match, seat)
     assert isinstance(refused, Refuse)
-    assert ui.drafts[seat].selected == match.state.hands[seat][1]  # unchanged
+    assert ui.views[seat].selected == match.state.hands[seat][1]  # unchanged
     # the spaced form the companion prints in verbose and the old normal form both work
-    ok = ui.parse("en 3 h 1", match, seat)
+    ok = parse(ui, "en 3 h 1", match, seat)
     assert isinstance(ok, Answer) and said(ok).startswith("Tuile 2 en 3h1")
 
 
@@ -84,35 +84,35 @@ def test_fits_here_never_empty_list():
     game, ui, match, seat, a, b = setup_kf1()
     texts = []
     for cell in ("3h1", "5h1", "7h1", "9h1", "11h1", "1h1"):
-        texts.append(said(ui.parse(f"case {cell}", match, seat)))
+        texts.append(said(parse(ui, f"case {cell}", match, seat)))
     assert not any("ici : ." in t for t in texts)
     assert all("va ici" in t or "vont ici" in t or "Aucune tuile de ta main" in t for t in texts)
 
 
 def test_case_moves_the_cursor_and_draft_reads_everything():
     game, ui, match, seat, a, b = setup_kf1()
-    said(ui.parse("case 1h1 3h1", match, seat))
-    assert ui.cursor[seat] == parse_cell("1h1 3h1")
-    ui.parse("prends 2", match, seat)
-    ui.parse("en 3h1", match, seat)
-    ui.parse("rouge 9", match, seat)
-    ui.parse("prends 1", match, seat)
-    ui.parse("en 5h1", match, seat)
-    ui.parse("prends 3", match, seat)
-    draft = said(ui.parse("brouillon", match, seat))
+    said(parse(ui, "case 1h1 3h1", match, seat))
+    assert ui.views[seat].cursor == parse_cell("1h1 3h1")
+    parse(ui, "prends 2", match, seat)
+    parse(ui, "en 3h1", match, seat)
+    parse(ui, "rouge 9", match, seat)
+    parse(ui, "prends 1", match, seat)
+    parse(ui, "en 5h1", match, seat)
+    parse(ui, "prends 3", match, seat)
+    draft = said(parse(ui, "brouillon", match, seat))
     assert draft.startswith("Ton coup, 2 tuiles")
     assert "tuile 2 en 3h1" in draft and "tuile 1 en 5h1" in draft and "Tuile 3 en main" in draft
-    assert "Your play, 2 tiles" in said(ui.parse("draft", match, seat), "en")
+    assert "Your play, 2 tiles" in said(parse(ui, "draft", match, seat), "en")
 
 
 def test_rotation_counts_agree():
     game, ui, match, seat, a, b = setup_kf1()
-    ui.parse("prends 2", match, seat)
-    first = said(ui.parse("en 3h1", match, seat))
-    again = said(ui.parse("rouge 9", match, seat))
+    parse(ui, "prends 2", match, seat)
+    first = said(parse(ui, "en 3h1", match, seat))
+    again = said(parse(ui, "rouge 9", match, seat))
     if "rotations possibles" in first:
         assert "Seule rotation possible" not in again
-    turned = said(ui.parse("tourne", match, seat))
+    turned = said(parse(ui, "tourne", match, seat))
     assert ("Seule rotation possible" in first) == ("Seule rotation possible" in turned)
 
 
@@ -121,19 +121,19 @@ def test_board_summary_then_rings():
     ui = UI(game)
     seat = match.current
     n = len(match.state.board)
-    summary = said(ui.parse("plateau", match, seat))
+    summary = said(parse(ui, "plateau", match, seat))
     assert summary.startswith(f"{n} tuiles posées")
     assert "Par direction" in summary and "bouts ouverts" in summary and "Derniers coups" in summary
     assert len(summary.split()) < 120  # a summary, not the 1,700-word listing
-    full = said(ui.parse("plateau tout", match, seat))
+    full = said(parse(ui, "plateau tout", match, seat))
     assert len(full.split()) > len(summary.split())
-    near = said(ui.parse("plateau près de 3h1", match, seat))
+    near = said(parse(ui, "plateau près de 3h1", match, seat))
     assert near.startswith("Autour de 3h1, anneau 0") and "anneau 1" in near
-    ring2 = said(ui.parse("plateau près de 3h1 anneau 2", match, seat))
+    ring2 = said(parse(ui, "plateau près de 3h1 anneau 2", match, seat))
     assert ring2.startswith("Autour de 3h1, anneau 2")
-    en = said(ui.parse("board near centre ring 1", match, seat), "en")
+    en = said(parse(ui, "board near centre ring 1", match, seat), "en")
     assert en.startswith("Around centre, ring 1:")
-    assert isinstance(ui.parse("plateau près de 4h1", match, seat), Refuse)
+    assert isinstance(parse(ui, "plateau près de 4h1", match, seat), Refuse)
 
 
 def test_kaliko_match_unchanged_by_readings():
@@ -142,7 +142,7 @@ def test_kaliko_match_unchanged_by_readings():
     ui = UI(game)
     before = match.state
     for line in ("plateau", "plateau près de centre", "main", "case 3h1", "brouillon", "bouts"):
-        ui.parse(line, match, match.current)
+        parse(ui, line, match, match.current)
     assert match.state == before
 
 
@@ -155,7 +155,7 @@ def test_rules_chapter_8_phrases_are_understood():
     en = ["take 2", "at 3h1", "turn", "red 9", "draft", "remove", "clear", "exchange 1 3", "exchange all", "pass",
           "board", "board near 3h1", "cell 3h1", "go 3", "ends red", "path 3", "where 2", "hint", "best", "moves", "hand"]
     for line in fr + en:
-        assert ui.parse(line, match, seat) is not None, line
+        assert parse(ui, line, match, seat) is not None, line
     text = (Path(__file__).resolve().parents[2] / "audio/rules/kaliko/fr/companion.txt").read_text(encoding="utf-8")
     assert "q et r" not in text and "zéro à cinq" not in text
     for phrase in ("prends 2", "plateau près de 3h1", "brouillon", "main"):

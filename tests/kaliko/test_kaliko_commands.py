@@ -21,6 +21,13 @@ def render(utts, lang="fr", verbosity=Verbosity.NORMAL):
         cat.strict = old
 
 
+def parse(ui, line, match, seat):
+    """A line taken as the session takes it: read, and the seat's next view kept (the play
+    being built, the cursor); the UI itself holds nothing a read changes."""
+    intent, ui.views[seat] = ui.read(line, match, seat, ui.views.get(seat))
+    return intent
+
+
 def said(intent, lang="fr"):
     assert isinstance(intent, (Answer, Refuse)), intent
     return " | ".join(render(intent.utterances, lang))
@@ -70,68 +77,68 @@ def test_cell_names_are_short_stable_and_unique():
 
 def test_hand_tile_cell_readings_in_both_languages():
     game, ui, match, seat, a, b = setup_kf1()
-    text = said(ui.parse("main", match, seat))
+    text = said(parse(ui, "main", match, seat))
     assert "Ta main, 7 tuiles" in text and "1 : " in text
-    assert "Your hand, 7 tiles" in said(ui.parse("hand", match, seat), "en")
-    tile = said(ui.parse("tuile 1", match, seat))
+    assert "Your hand, 7 tiles" in said(parse(ui, "hand", match, seat), "en")
+    tile = said(parse(ui, "tuile 1", match, seat))
     assert tile == "1 : rouge de 1 à 11 h, petit arc ; bleu de 3 à 5 h, petit arc ; bleu de 7 à 9 h, petit arc"
-    en = said(ui.parse("tile 1", match, seat), "en")
+    en = said(parse(ui, "tile 1", match, seat), "en")
     assert en == "1: red from 1 to 11, short arc; blue from 3 to 5, short arc; blue from 7 to 9, short arc"
-    cell = said(ui.parse("case", match, seat))
+    cell = said(parse(ui, "case", match, seat))
     assert cell.startswith("centre : rouge de 3 à 5 h, petit arc") and "Autour :" in cell
-    moved = said(ui.parse("va 3", match, seat))
+    moved = said(parse(ui, "va 3", match, seat))
     assert moved.startswith("3h1 : vide") and "9 h rouge" in moved
     assert "vont ici" in moved or "va ici" in moved
-    assert "3h1: empty" in said(ui.parse("go 0", match, seat) and ui.parse("cell 3h1", match, seat), "en")
-    assert "(" not in said(ui.parse("va (1,0)", match, seat))
+    assert "3h1: empty" in said(parse(ui, "go 0", match, seat) and parse(ui, "cell 3h1", match, seat), "en")
+    assert "(" not in said(parse(ui, "va (1,0)", match, seat))
 
 
 def test_open_ends_paths_where_bag_scores_board():
     game, ui, match, seat, a, b = setup_kf1()
-    ends = said(ui.parse("bouts rouge", match, seat))
+    ends = said(parse(ui, "bouts rouge", match, seat))
     assert ends == "rouge : 2 bouts : centre à 3 h et centre à 5 h."
-    assert said(ui.parse("ends", match, seat), "en").count("open ends") == 3
-    path = said(ui.parse("chemin 3", match, seat))
+    assert said(parse(ui, "ends", match, seat), "en").count("open ends") == 3
+    path = said(parse(ui, "chemin 3", match, seat))
     assert path.startswith("Ligne rouge, ouverte : 1 segment, aucun croisement")
-    where = said(ui.parse("où 1", match, seat))
+    where = said(parse(ui, "où 1", match, seat))
     assert "Tuile 1" in where and "cases possibles" in where
-    assert "tuiles dans le sac" in said(ui.parse("sac", match, seat))
-    assert "Marie 0 point" in said(ui.parse("score", match, seat))
-    assert "1 tile down" in said(ui.parse("board", match, seat), "en")
+    assert "tuiles dans le sac" in said(parse(ui, "sac", match, seat))
+    assert "Marie 0 point" in said(parse(ui, "score", match, seat))
+    assert "1 tile down" in said(parse(ui, "board", match, seat), "en")
 
 
 def test_build_kf1_step_by_step_hear_the_score_then_play():
     game, ui, match, seat, a, b = setup_kf1()
-    said(ui.parse("prends 2", match, seat))
-    first = said(ui.parse("en 3h1", match, seat))
+    said(parse(ui, "prends 2", match, seat))
+    first = said(parse(ui, "en 3h1", match, seat))
     assert "Tuile 2 en 3h1" in first and "Pas encore légal" in first
     # orient: a red line toward 9 o'clock (facing the start tile's red end)
-    said(ui.parse("rouge 9", match, seat))
-    said(ui.parse("take 1", match, seat))
-    second = said(ui.parse("at 5h1", match, seat), "en")
+    said(parse(ui, "rouge 9", match, seat))
+    said(parse(ui, "take 1", match, seat))
+    second = said(parse(ui, "at 5h1", match, seat), "en")
     if "Legal play" not in second:
         for _ in range(6):
-            second = said(ui.parse("turn", match, seat), "en")
+            second = said(parse(ui, "turn", match, seat), "en")
             if "Legal play" in second:
                 break
     assert "Legal play: 6 points" in second and "red line, closed, 3 segments." in second
-    act = ui.parse("joue", match, seat)
+    act = parse(ui, "joue", match, seat)
     assert isinstance(act, Act) and isinstance(act.action, Play)
     events = match.play(seat, act.action)
     assert events[0].data["score"] == 6
     # after the play the draft is empty again
-    assert "vide" in said(ui.parse("brouillon", match, seat))
+    assert "vide" in said(parse(ui, "brouillon", match, seat))
 
 
 def test_remove_clear_and_refusals_say_why():
     game, ui, match, seat, a, b = setup_kf1()
-    assert isinstance(ui.parse("en 3h1", match, seat), Refuse)  # no tile taken
-    ui.parse("prends 1", match, seat)
-    ui.parse("en 3h1", match, seat)
-    assert "retirée" in said(ui.parse("retire", match, seat))
-    ui.parse("prends 1", match, seat)
-    ui.parse("en 3h1", match, seat)
-    act = ui.parse("joue", match, seat)
+    assert isinstance(parse(ui, "en 3h1", match, seat), Refuse)  # no tile taken
+    parse(ui, "prends 1", match, seat)
+    parse(ui, "en 3h1", match, seat)
+    assert "retirée" in said(parse(ui, "retire", match, seat))
+    parse(ui, "prends 1", match, seat)
+    parse(ui, "en 3h1", match, seat)
+    act = parse(ui, "joue", match, seat)
     try:
         match.play(seat, act.action)
     except Exception as exc:  # IllegalAction: no scoring path
@@ -141,8 +148,8 @@ def test_remove_clear_and_refusals_say_why():
         assert "no line joins two ends" in en
     else:  # pragma: no cover
         raise AssertionError("KF-0 accepted")
-    assert "effacé" in said(ui.parse("efface", match, seat))
-    assert isinstance(ui.parse("centre", match, seat), Answer)
+    assert "effacé" in said(parse(ui, "efface", match, seat))
+    assert isinstance(parse(ui, "centre", match, seat), Answer)
 
 
 def test_colour_mismatch_refusal_names_the_edge():
@@ -162,23 +169,39 @@ def test_colour_mismatch_refusal_names_the_edge():
 
 def test_exchange_pass_hint_best_and_help():
     game, ui, match, seat, a, b = setup_kf1()
-    ex = ui.parse("échange 1 3", match, seat)
+    ex = parse(ui, "échange 1 3", match, seat)
     assert isinstance(ex, Act) and isinstance(ex.action, Exchange) and len(ex.action.tiles) == 2
-    assert isinstance(ui.parse("exchange all", match, seat).action, Exchange)
-    assert isinstance(ui.parse("passe", match, seat).action, Pass)
-    hint = said(ui.parse("indice", match, seat))
+    assert isinstance(parse(ui, "exchange all", match, seat).action, Exchange)
+    assert isinstance(parse(ui, "passe", match, seat).action, Pass)
+    hint = said(parse(ui, "indice", match, seat))
     assert "connexion rouge est possible près de" in hint
-    best = said(ui.parse("best", match, seat), "en")
+    best = said(parse(ui, "best", match, seat), "en")
     assert best.startswith("Best play, ") and ("tile 1 at" in best or "tile 2 at" in best)
     assert "joue" in " ".join(render(ui.help(match, seat)))
     assert "Not your turn" in " ".join(render(ui.help(match, 1 - seat), "en"))
-    assert ui.parse("blabla", match, seat) is None
+    assert parse(ui, "blabla", match, seat) is None
     assert render(ui.status(match, None), "en")[1].startswith(f"{match.players[seat]} to play")
 
 
 def test_take_a_tile_by_its_description():
     game, ui, match, seat, a, b = setup_kf1()
     # tile 1 (A[B,B,R]) is the first with a blue short arc; tile 2 has a white one
-    assert said(ui.parse("prends blanc petit arc", match, seat)).startswith("Tuile 2 prise")
-    assert said(ui.parse("take blue short", match, seat), "en").startswith("Tile 1 taken")
-    assert isinstance(ui.parse("prends vert", match, seat), Refuse)
+    assert said(parse(ui, "prends blanc petit arc", match, seat)).startswith("Tuile 2 prise")
+    assert said(parse(ui, "take blue short", match, seat), "en").startswith("Tile 1 taken")
+    assert isinstance(parse(ui, "prends vert", match, seat), Refuse)
+
+
+def test_the_play_being_built_is_a_value_reading_never_changes():
+    import copy
+
+    game, ui, match, seat, a, b = setup_kf1()
+    before = copy.deepcopy({k: v for k, v in vars(ui).items() if k != "game"})
+    _intent, taken = ui.read("prends 2", match, seat)
+    again, view = ui.read("put it at 5h1", match, seat, taken)
+    assert isinstance(again, Answer) and [p[:2] for p in view.placed] == [(0, 1)] and view.cursor == (0, 1)
+    assert taken.placed == () and taken.selected == match.state.hands[seat][1]  # the view read from is unchanged
+    refused, same = ui.read("en 1 h 1 puis 3 h", match, seat, view)
+    assert isinstance(refused, Refuse) and same is view  # refused: the same view, nothing changes
+    act, end = ui.read("prends 1 ensuite en 3h1 ensuite joue", match, seat)  # a play in one line
+    assert isinstance(act, Act) and isinstance(act.action, Play) and len(end.placed) == 1
+    assert {k: v for k, v in vars(ui).items() if k != "game"} == before  # the UI holds nothing a read changes

@@ -1,28 +1,34 @@
-"""What Kaliko players can say now, in forms the command parser (`commands.py`) reads.
+"""What Kaliko players can say: the grammar's slot readers, and what is sayable now.
 
-Templates are data (`companion/language/<lang>/kaliko.json`). Cells are said as the companion
-says them (« 1 h 1 puis 3 h 1 », `notation.cell_msg` rendered in the listener's language).
-
-A play is built step by step (take, place, turn, play); said in one line, its steps are
-joined by « ; » or the table's separator (« ensuite », "and then"):
-« pose 2 en 1 h 1 puis 3 h 1 ensuite bleu 3 ensuite joue ». `read_steps` reads such a line
-as the steps one after the other (`KalikoUI.parse` calls it first).
+The patterns (``"read"``), word groups, templates and spoken forms are data:
+`companion/language/<lang>/kaliko.json`. `GRAMMAR()` reads a line; its slots are read here:
+cells as the companion says or prints them (« 1 h 1 puis 3 h 1 », « en 9 h 1 », « 3h2 »,
+« 1h1-3h1 », « centre »), hours, colours, tiles described by colour and shape (« bleu petit
+arc »), numbers in digits or words, and the tiles told at a physical table (`read_tiles`:
+« 12 40 », « rouge 3 5 blanc 7 9 bleu 11 1 », « 01B 23R 45W », RULES §7). Free forms the
+patterns cannot hold are notation read before the grammar: an axial cell « (2,-1) » is read
+as its name, and a play said in one line has its steps joined by « ; » or the table's
+separator (« pose 2 en 1 h 1 puis 3 h 1 ensuite bleu 3 ensuite joue »: `split_steps`).
+`sayable` lists the canonical phrases now.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from companion.core import IllegalAction, Match
-from companion.games.base import Act, Answer, GameUI, Intent, Refuse, action_command
+from companion.games.base import GameUI, action_command
 from companion.language import Builder, cached, fill, groups, number_at, spoken, words
-from companion.narration import Priority, Raw, catalog, say
+from companion.language.grammar import Context, Number, grammar_of
+from companion.narration import catalog
 
+from .draft import draft_of
 from .finder import all_plays, constraints_key, open_ends
-from .notation import cell_msg, clock, edge_of_clock
+from .notation import cell_msg, cell_text, clock, colour_of_word, edge_of_clock, parse_cell
 from .rules import PLAY, Drew, Exchange, Pass, Play, packed_board
 from .tiles import (
     COLOUR,
@@ -59,22 +65,6 @@ def split_steps(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def read_steps(ui: GameUI, text: str, match: Match[Any, Any], seat: int) -> Intent | None:
-    """A line of several steps, each parsed in turn; the last step's intent (a play: the Act).
-    A step not understood or refused stops there and says so. None: a line of one step."""
-    steps = split_steps(text)
-    if len(steps) < 2:
-        return None
-    intent: Intent | None = None
-    for step in steps:
-        intent = ui.parse(step, match, seat)
-        if intent is None:
-            return Refuse([say("core.not_understood", Priority.IMPORTANT, "error", seat, text=Raw(step))])
-        if not isinstance(intent, (Answer, Act)):
-            return intent
-    return intent
-
-
 @dataclass(frozen=True)
 class Ambiguous:
     """Tiles said by their colours and shapes that fit more than one tile (mirror images)."""
@@ -92,8 +82,6 @@ def read_tiles(tokens: list[str], raw: str = "") -> list[int] | Ambiguous | None
     shape (« rouge petit arc »). None when a word is not understood or a tile is unfinished;
     `Ambiguous` when colours and shapes fit several tiles. Numbers out of 1-85 are kept: the
     rules refuse them with the reason."""
-    from .notation import colour_of_word
-
     skip = vocab("filler") | vocab("then") | vocab("hour") | frozenset(groups("kaliko", "words").get("draw", ()))
     shapes = shape_gaps()
     out: list[int] = []
@@ -177,6 +165,151 @@ def shape_gaps() -> dict[str, int]:
     """Line shapes by the gap between their edges: 1 short arc, 2 wide arc, 3 straight."""
     gap = {"short": 1, "wide": 2, "straight": 3}
     return {w: gap[k] for k, ws in groups("kaliko", "shapes").items() for w in ws if k in gap}
+
+
+# --- the grammar's slots ----------------------------------------------------------------------------
+BAD = "bad"  # a cell said that names none (« 4h1 », « 1 h 1 puis 3 h »): refused, nothing changes
+UNREAD = "unread"  # words after « tire » that tell no tile
+_CELLISH = re.compile(r"^\d{1,2}(h\d{1,2})?$")
+_HOURED = re.compile(r"^\d{1,2}h\d{1,2}$")
+_AXIAL_IN = re.compile(r"\(\s*(-?\d+)\s*[,;]\s*(-?\d+)\s*\)")
+_AXIAL_BARE = re.compile(r"(?<![\dh])(-?\d+)\s*,\s*(-?\d+)")
+_IDENTITY = re.compile(r"^[0-5]{2}[rwb]$")
+
+
+def rejoin_hours(tokens: Sequence[str]) -> list[str]:
+    """Folded speech « 3 h 2 » or « 3 2 » (hour, steps) -> « 3h2 »; « 3h2 » kept."""
+    skip = vocab("hour") | vocab("then")
+    nums = [w for w in tokens if w not in skip]
+    out: list[str] = []
+    i = 0
+    while i < len(nums):
+        if nums[i].isdecimal() and i + 1 < len(nums) and nums[i + 1].isdecimal():
+            out.append(f"{nums[i]}h{nums[i + 1]}")
+            i += 2
+        else:
+            out.append(nums[i])
+            i += 1
+    return out
+
+
+def axial_as_names(text: str, told: bool) -> str:
+    """Notation before the grammar: an axial cell « (2,-1) » (RULES §7; « va 2,-1 » too, but
+    not a line of tiles being told, « 12, 40 ») written as its name (« 1h1 3h1 »), which the
+    cell slot reads."""
+    def name(m: re.Match[str]) -> str:
+        return f" {cell_text(int(m.group(1)), int(m.group(2)))} "
+
+    text = _AXIAL_IN.sub(name, text)
+    return text if told and re.match(r"\s*-?\d", text) else _AXIAL_BARE.sub(name, text)
+
+
+@dataclass(frozen=True)
+class CellSaid:
+    """A cell as said or typed: « 3h2 », « 1h1 3h1 », « 1 h 1 puis 3 h 1 », « 3 2 », « centre »,
+    « 0 »; `BAD` for words shaped like a cell that name none (the handler says why)."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        marks, glue = vocab("hour"), vocab("then") | vocab("centre")
+        j = i
+        while j < len(tokens) and (_CELLISH.match(tokens[j]) or tokens[j] in marks or tokens[j] in glue):
+            j += 1
+            span = tokens[i:j]
+            cell = parse_cell(" ".join(rejoin_hours(span)))
+            if cell is not None:
+                yield j, cell
+            elif any(_HOURED.match(w) or w in marks for w in span):
+                yield j, BAD
+
+
+@dataclass(frozen=True)
+class Colour:
+    """R, W or B for a colour word of any language (« rouge », « bleues », "white")."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        if i < len(tokens) and colour_of_word(tokens[i]):
+            yield i + 1, colour_of_word(tokens[i])
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """A hand tile described by its lines (« bleu petit arc », "red straight"): the (colour,
+    gap) pairs said, either part possibly missing."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        shapes = shape_gaps()
+        wanted: list[tuple[str | None, int | None]] = []
+        j = i
+        while j < len(tokens):
+            two = " ".join(tokens[j:j + 2]) if j + 1 < len(tokens) else ""
+            colour = colour_of_word(tokens[j])
+            gap, used = (shapes[two], 2) if two in shapes else (shapes.get(tokens[j]), 1)
+            if colour:
+                wanted.append((colour, None))
+            elif gap is not None and wanted and wanted[-1][1] is None:
+                wanted[-1] = (wanted[-1][0], gap)
+            elif gap is not None:
+                wanted.append((None, gap))
+            else:
+                return
+            j += 1 if colour else used
+            yield j, tuple(wanted)
+
+
+@dataclass(frozen=True)
+class Told:
+    """The tiles told, to the end of the line (`read_tiles`); a tuple of numbers, `Ambiguous`
+    or `UNREAD`. `bare`: without « tire » before them, only while this seat owes tiles
+    (`ctx["told"]`) and only from a word that starts a tile (« tuile 2 » stays a reading)."""
+
+    bare: bool = False
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        rest = list(tokens[i:])
+        if self.bare and not (ctx.get("told") and rest and (
+                _IDENTITY.match(rest[0]) or colour_of_word(rest[0]) or number_at(rest, 0)[1])):
+            return
+        read = read_tiles(rest)
+        yield len(tokens), tuple(read) if isinstance(read, list) and read else (
+            read if isinstance(read, Ambiguous) else UNREAD)
+
+
+@dataclass(frozen=True)
+class Rest:
+    """Whatever words follow (a command word with words it cannot read: said why)."""
+
+    def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
+        if i < len(tokens):
+            yield len(tokens), tuple(tokens[i:])
+
+
+def _readers() -> dict[str, Any]:
+    return {"number": Number(), "hour": Number(1, 12), "cell": CellSaid(), "colour": Colour(), "shape": Shapes(),
+            "drawn": Told(), "told": Told(bare=True), "rest": Rest()}
+
+
+GRAMMAR = grammar_of("kaliko", _readers)
+INNER = frozenset({"filler", "at", "all", "near", "ring", "oclock"})  # word groups inside a line only
+
+
+class _Words(Mapping[str, tuple[str, ...]]):
+    """The command words (`words` of the tables, every language, folded, the groups inside a
+    line aside), read live: a language added as data is understood at once."""
+
+    def _all(self) -> dict[str, tuple[str, ...]]:
+        return {k: v for k, v in groups("kaliko", "words").items() if k not in INNER}
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+WORDS = _Words()
 
 
 def _identity_number(segs: list[tuple[int, int, str]]) -> int | None:
@@ -328,7 +461,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
     b.rule(t["pass"], "action")
     b.rule(t["exchange"], "action")
     b.rule(t["exchange_all"], "action")
-    prefix = [t["clear"]] if getattr(ui, "drafts", {}).get(seat) and ui.drafts[seat].placed else []  # type: ignore[attr-defined]
+    prefix = [t["clear"]] if draft_of(match, ui.views.get(seat)).placed else []  # the seat's play being built
     legal = b.sample(actions(ui, match, seat), lambda a: (type(a).__name__, isinstance(a, Exchange) and len(a.tiles)))
     for action in legal:
         command = action_command(ui.game, action)
