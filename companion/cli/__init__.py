@@ -123,6 +123,8 @@ def _session_args(p: argparse.ArgumentParser) -> None:
                    help="a token reader (repeatable); =SEAT binds it to a player (name or number)")
     p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
                    help="the longest a hint or a list of plays searches before answering (default 0.4)")
+    p.add_argument("--camera", metavar="PATH", default=None,
+                   help="« lis le code » reads a rules label through this camera (default /dev/video0) or video file")
 
 
 def main(argv: list[str] | None = None) -> int:
