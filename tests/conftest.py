@@ -1,29 +1,21 @@
-"""Makes bare `pytest` work as `python -m pytest` does.
+"""What every test shares: mDNS on loopback only, the page tests' browser and axe-core.
 
-The test modules import their helpers as `tests.toygame`, `tests.conformance`, ...: that
-needs the repository's root on `sys.path`. `python -m pytest` puts the working directory
-there; the `pytest` script does not, and pytest's default ("prepend") import mode only adds
-the first folder above each test package that has no `__init__.py` (here `tests/` itself).
-This file is loaded before any test module is collected, so adding the root here is enough.
+The test modules import their helpers as `tests.toygame`, `tests.conformance`, ...: the
+repository's root is on `sys.path` by pytest's own `pythonpath` setting (pyproject.toml), for
+bare `pytest` as for `python -m pytest`.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import os
 
-ROOT = str(Path(__file__).resolve().parent.parent)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+import pytest
 
 # Issue 28: mDNS in tests stays on the loopback interface, never multicast on real ones.
-import os  # noqa: E402
-
 os.environ["COMPANION_MDNS_INTERFACES"] = "127.0.0.1"
 
 
 # ---------------------------------------------------------------- page tests (tests/browser.py)
-import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="module")

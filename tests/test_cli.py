@@ -5,12 +5,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.saves import journal as jr
+from tests.waiting import until
 
 BIN = Path(sys.executable).parent / "companion"
 
@@ -79,9 +79,7 @@ def test_resume_after_sigkill_continues_at_the_same_move(tmp_path):
     for _ in range(3):
         p.stdin.write("play for me\n")
         p.stdin.flush()
-    deadline = time.time() + 60
-    while time.time() < deadline and not (path.exists() and len(jr.read(path).actions) >= 5):
-        time.sleep(0.05)
+    until(lambda: path.exists() and len(jr.read(path).actions) >= 5, "five moves saved")
     p.send_signal(signal.SIGKILL)
     p.wait()
     before = jr.read(path)

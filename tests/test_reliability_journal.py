@@ -4,10 +4,10 @@ save, unknown moves said, write failures said. Each test failed on the code befo
 import errno
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ import pytest
 from companion.core import Match
 from companion.saves import journal as jr
 from tests.toygame import Nim
+from tests.waiting import WAIT
 
 BIN = Path(sys.executable).parent / "companion"
 START = {"game": "nim", "options": {}, "players": ["A", "B"], "seats": [None, None], "seed": 1, "lang": "fr"}
@@ -66,32 +67,25 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_save(tmp_path):
 def test_resume_of_a_game_open_elsewhere_says_so_and_touches_nothing(tmp_path):
     path = saved_goodfortune(tmp_path)
 
-    def start() -> subprocess.Popen[str]:
-        return subprocess.Popen([str(BIN), "resume", str(path), "--lang", "fr"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(tmp_path))
-
-    first = start()
+    first = subprocess.Popen([str(BIN), "resume", str(path), "--lang", "fr"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env(tmp_path))
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in first.stdout], daemon=True).start()
     try:
-        deadline = time.time() + 60
-        held = False
-        while time.time() < deadline and not held:  # wait until the first one holds the lock
-            try:
-                jr.Journal.append_to(path).close()
-            except jr.JournalError:
-                held = True
-            if not held and first.poll() is not None:
-                # it was refused because this probe held the lock just then (a loaded CI
-                # machine met that once): it starts again
-                first = start()
-            time.sleep(0.05)
-        assert held, "the first companion never opened the game"
+        # « Partie reprise … » is said once the first companion holds the game open (its lock)
+        while "Partie reprise" not in lines.get(timeout=WAIT):
+            pass
+        with pytest.raises(jr.JournalError):
+            jr.Journal.append_to(path)
         before = path.read_bytes()
         r = run(tmp_path, "resume", str(path), "--lang", "fr", input="joue pour moi\nquitte\n")
         assert r.returncode == 2
         assert "déjà ouverte" in r.stderr
         assert path.read_bytes() == before
     finally:
-        first.communicate("quitte\n", timeout=60)
+        first.stdin.write("quitte\n")
+        first.stdin.close()
+        first.wait(WAIT)
 
 
 def test_new_saves_in_the_same_second_never_share_a_file(tmp_path):

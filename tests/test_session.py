@@ -189,9 +189,8 @@ def test_help_aliases(cmd):
 
 def test_real_speaker_new_input_cuts_a_long_answer_but_not_game_events():
     """The session with real espeak-ng speech on the recording output."""
-    import time
-
     from companion.outputs.speaker import open_speaker
+    from tests.waiting import until
 
     spk = open_speaker(engine="espeak-ng", output="recording", lang="en")
     game = Nim(pile=9)
@@ -201,7 +200,8 @@ def test_real_speaker_new_input_cuts_a_long_answer_but_not_game_events():
     s = Session("nim", NimUI(game), match, seats, lang="en", speaker=spk, out=lines.append)
     s.start()
     s.handle("help")  # a long answer of text priority
-    time.sleep(0.3)
+    until(lambda: any(i.text.startswith("Always possible") and i.first_frame is not None for i in spk.recording.items),
+          "the help being said")
     s.handle("take 1")  # new input: the help is cut, the moves are said in full
     assert spk.wait(30)
     items = spk.recording.items

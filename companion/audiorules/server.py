@@ -6,7 +6,10 @@ It listens on localhost unless asked for the local network; it serves only the f
 refuses path traversal (`..`, encoded or not, backslashes, NUL bytes) with 400 and files whose
 real place (symlinks followed) has left their folder with 404, lists no folder, answers GET and
 HEAD only (405 otherwise), supports one byte range (phones' audio players need them; a range
-that cannot be satisfied, huge numbers included, is 416) and changes nothing on disk.
+that cannot be satisfied, huge numbers included, is 416) and changes nothing on disk. The
+audio files are sent by aiohttp's `web.FileResponse` (ranges, HEAD, sendfile); `parse_range`
+only decides beforehand what RFC 9110 lets a server ignore (several ranges, an invalid one),
+which aiohttp would refuse with 416.
 
 Robustness (issue #16): a connection that sends no complete request head within
 `header_timeout` seconds, or stays idle that long between requests, is closed (30 s by
@@ -33,6 +36,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from aiohttp import web
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from companion.net.edge import Gate, gate_middleware, listen, quiet_logs
 
@@ -117,23 +121,6 @@ def _inside_its_folder(path: Path) -> bool:
     return os.path.commonpath([real, folder]) == folder and os.path.isfile(real)
 
 
-def _read(f: SiteFile, start: int, end: int | None) -> tuple[int, bytes]:
-    """(total size, bytes start..end) of a site file; OSError when it is gone or has left."""
-    if f.content is not None:
-        data = f.content
-        return len(data), data[start:end]
-    assert f.path is not None
-    if not _inside_its_folder(f.path):
-        raise FileNotFoundError(str(f.path))
-    with open(f.path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        stop = size if end is None else min(end, size)
-        if start >= stop:
-            return size, b""
-        fh.seek(start)
-        return size, fh.read(stop - start)
-
-
 def _size(f: SiteFile) -> int:
     if f.content is not None:
         return len(f.content)
@@ -188,34 +175,27 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     if kind == "missing" or key is None:
         return _plain(404, "Not found.\n")
     f = files[key]
-    loop = asyncio.get_running_loop()
-    pool = request.app[POOL_KEY]
-    try:
-        size = await loop.run_in_executor(pool, _size, f)
+    headers = {"Content-Type": content_type(key), **SECURITY_HEADERS}
+    if f.content is not None:  # a page made in memory: whole (only the audio needs ranges)
+        return web.Response(body=f.content, headers=headers)
+    try:  # in the pool: the file still there and still inside its folder
+        size = await asyncio.get_running_loop().run_in_executor(request.app[POOL_KEY], _size, f)
     except OSError:
         return _plain(404, "Not found.\n")
-    status, start, end = 200, 0, size
+    # What aiohttp would wrongly refuse is decided here; the rest of Range is FileResponse's.
+    drop = {"Accept-Encoding"}  # never a precompressed sibling (.gz, .br): only the site's files
     header = request.headers.get("Range")
     if header:
         got = parse_range(header, size)
         if got is False:
             return _plain(416, "Bad range.\n", {"Content-Range": f"bytes */{size}"})
-        if isinstance(got, tuple):
-            status, (start, end) = 206, got
-    headers = {"Content-Type": content_type(key), "Accept-Ranges": "bytes", **SECURITY_HEADERS}
-    if status == 206:
-        headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
-    if request.method == "HEAD":
-        head = web.StreamResponse(status=status, headers=headers)
-        head.content_length = end - start  # what GET would send; no body
-        await head.prepare(request)
-        await head.write_eof()
-        return head
-    try:
-        _total, body = await loop.run_in_executor(pool, _read, f, start, end)
-    except OSError:
-        return _plain(404, "Not found.\n")
-    return web.Response(status=status, body=body, headers=headers)
+        if got is None:
+            drop.add("Range")  # ignored: the whole file (RFC 9110 14.2)
+    assert f.path is not None
+    response = web.FileResponse(f.path, headers=headers)
+    await response.prepare(request.clone(headers=CIMultiDictProxy(CIMultiDict(
+        (k, v) for k, v in request.headers.items() if k.title() not in drop))))
+    return response
 
 
 async def _server_header(request: web.Request, response: web.StreamResponse) -> None:

@@ -123,10 +123,34 @@ def _session_args(p: argparse.ArgumentParser) -> None:
                    help="a token reader (repeatable); =SEAT binds it to a player (name or number)")
     p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
                    help="the longest a hint or a list of plays searches before answering (default 0.4)")
+    p.add_argument("--camera", metavar="PATH", default=None,
+                   help="« lis le code » reads a rules label through this camera (default /dev/video0) or video file")
+
+
+# The optional extras of pyproject.toml (./run setup installs them all): a package of one
+# that is missing is said in one sentence naming the extra, never a traceback.
+EXTRAS = {"aiohttp": "web", "zeroconf": "web", "ifaddr": "web", "pyttsx3": "speech", "vosk": "voice",
+          "pocketsphinx": "voice", "webrtcvad": "voice", "onnxruntime": "voice", "webrtc_noise_gain": "voice"}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        package = (exc.name or "").split(".")[0]
+        if package not in EXTRAS:
+            raise
+        from companion.narration import Msg, catalog
+
+        lang = argv[argv.index("--lang") + 1] if "--lang" in argv[:-1] else os.environ.get("COMPANION_LANG", "fr")
+        lang = lang if lang in ("fr", "en") else "fr"
+        print(catalog(lang).text(Msg("core.error.extra_missing", package=package, extra=EXTRAS[package])),
+              file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["reader"] and argv[1:2] in (["pair"], ["write"]) and not (len(argv) >= 5 and argv[3].isdigit()):
         # the spoken write and pair flows (#14); `reader write PORT SLOT TEXT` stays the device's
         from companion.cli.reader_flows import main as reader_flows

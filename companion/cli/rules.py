@@ -561,7 +561,8 @@ def _refresh(server) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m companion.cli.rules rules|qr|serve ...` until the lead wires them."""
+    """`python -m companion.cli.rules rules|qr|serve ...`: the same commands as `companion rules`,
+    `qr` and `serve`, run as a module (the tests' and the rules build's child processes)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     tools = {"rules": rules_main, "qr": qr_main, "serve": serve_main}
     if not argv or argv[0] not in tools:

@@ -245,6 +245,11 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
 
         displays = start_seats(braille_seats, book, session.core, inbox, langs,
                                lambda msg_id, **p: session.tell(msg_id, None, Priority.IMPORTANT, **p))
+    # « lis le code » (issue 28): the camera looks in its own thread while the game goes on
+    from companion.audiorules.ingame import GameScanner
+
+    scanner = GameScanner(inbox.post, camera=getattr(args, "camera", None), speaker=session.table.speaker)
+    session.table.on_scan = scanner
     listeners = _listen(args, session, inbox)
     ports: list[Any] = []
     readers = getattr(args, "reader", None) if args is not None else None
@@ -273,6 +278,7 @@ def _run(session: Any, speakers: list[Any], args: argparse.Namespace | None = No
             threading.Thread(target=pump, args=(keys,), name="keyboard", daemon=True).start()
         loop.run()
     finally:
+        scanner.stop()
         for display in displays:
             display.stop()
         for port in ports:

@@ -159,13 +159,16 @@ def read_po_entries(path: Path, lang: str) -> list[tuple[tuple[str, str | None],
     return out
 
 
-_CATALOGS: dict[str, Catalog] = {}
+_CATALOGS: dict[tuple[str, bool], Catalog] = {}
 
 
-def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
-    """The shared catalog of `lang` (French when the language is unknown)."""
+def catalog(lang: str = DEFAULT_LANGUAGE, *, strict: bool = False) -> Catalog:
+    """The shared catalog of `lang` (French when the language is unknown). `strict`: its own
+    catalog that raises `MissingMessage` on a missing message or parameter (tests, checked
+    transcripts) — never the shared one flipped, which every thread renders with."""
     if lang not in LANGUAGES:
         lang = DEFAULT_LANGUAGE
-    if lang not in _CATALOGS:
-        _CATALOGS[lang] = Catalog(lang)
-    return _CATALOGS[lang]
+    key = (lang, strict)
+    if key not in _CATALOGS:
+        _CATALOGS[key] = Catalog(lang, strict=strict)
+    return _CATALOGS[key]

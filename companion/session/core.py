@@ -62,6 +62,7 @@ from .outputs import (
     Record,
     Release,
     Say,
+    ScanRules,
     Stop,
     Think,
     Tune,
@@ -707,6 +708,8 @@ class SessionCore:
             self._history(seat)
         elif word == "rule":
             self._rule(seat)
+        elif word == "scan_code":  # issue 28: the camera is the table's edge; the game goes on
+            self._out.append(ScanRules(seat, self._lang(seat)))
         elif word == "autoplay":
             self._autoplay(seat)
         elif word in ("french", "english"):

@@ -164,6 +164,16 @@ class Release:
 
 
 @dataclass(frozen=True)
+class ScanRules:
+    """« lis le code » in a game (issue 28): look through the camera for a rules label and
+    say which game and language it opens, in `lang`, while the game goes on. The camera is
+    the edge's (`Table.on_scan`, given by the runner); the core only asks."""
+
+    listener: int | None
+    lang: str = "fr"
+
+
+@dataclass(frozen=True)
 class Ended:
     """The game ended (its end is journaled just before)."""
 
@@ -177,7 +187,8 @@ class Stop:
 
 
 Output = (Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | JournalAnnounced
-          | JournalSetting | Think | Tune | Attach | Detach | Release | Ended | Stop)
+          | JournalSetting | Think | Tune | Attach | Detach | Release | ScanRules | Ended | Stop)
 
 __all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalAnnounced",
-           "JournalEnd", "JournalSetting", "JournalUndo", "Output", "Record", "Release", "Say", "Stop", "Think", "Tune"]
+           "JournalEnd", "JournalSetting", "JournalUndo", "Output", "Record", "Release", "Say", "ScanRules", "Stop", "Think",
+           "Tune"]

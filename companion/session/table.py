@@ -47,6 +47,7 @@ from .outputs import (
     Record,
     Release,
     Say,
+    ScanRules,
     Tune,
 )
 
@@ -103,6 +104,8 @@ class Table:
         self.journal = journal  # companion.saves.journal.Journal or None
         # Lets go of the page or terminal holding a seat (the seat book's `release`), or None.
         self.on_release: Callable[[int], Any] | None = None
+        # Looks through the camera for a rules label (« lis le code », issue 28), or None.
+        self.on_scan: Callable[[ScanRules], Any] | None = None
         self.log_path = log
         self.log_private = log_private  # --log-private: the secrets too (docs/private-channels.md)
         self.verbosity = Verbosity.NORMAL
@@ -169,6 +172,9 @@ class Table:
             elif isinstance(o, Release):
                 if self.on_release is not None:
                     self.on_release(o.seat)
+            elif isinstance(o, ScanRules):
+                if self.on_scan is not None:
+                    self.on_scan(o)
             # Think, Ended, Stop: the loop's business
         if wrote and hasattr(self.journal, "announced"):
             # The moves of this batch are said: a resume need not say them again (docs/saves.md).

@@ -105,17 +105,13 @@ def transcript(
     Private utterances are kept only for their own seat; a line said privately is marked
     with the listener's name in brackets, as the session prints it.
     """
-    cat = catalog(lang)
-    old, cat.strict = cat.strict, strict
-    try:
-        lines = []
-        for utt in utterances(ui, match, match.events()):
-            if utt.to is not None and utt.to != viewer:
-                continue
-            text = cat.render(utt, verbosity)
-            if utt.to is not None:
-                text = f"[{match.players[utt.to]}] {text}"
-            lines.append(text)
-        return lines
-    finally:
-        cat.strict = old
+    cat = catalog(lang, strict=strict)
+    lines = []
+    for utt in utterances(ui, match, match.events()):
+        if utt.to is not None and utt.to != viewer:
+            continue
+        text = cat.render(utt, verbosity)
+        if utt.to is not None:
+            text = f"[{match.players[utt.to]}] {text}"
+        lines.append(text)
+    return lines

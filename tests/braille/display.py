@@ -20,11 +20,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.inputs.braille.render import back, text_cells, word_cells
 from companion.inputs.braille.view import ALERT_CELL, OFFER_CELL
+from tests import waiting
 
 BRLTTY = shutil.which("brltty") or "/usr/bin/brltty"
 BASE_PORT = 4101  # BrlAPI's TCP port is 4101 + the host's number
@@ -214,12 +216,9 @@ def read_cells(cells: bytes, lang: str = "fr", contracted: bool = False) -> str:
     return " ".join("".join(out).split())
 
 
-def until(pred: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not in time")
-        time.sleep(0.02)
+def until(pred: Callable[[], Any], timeout: float, what: str) -> Any:
+    """`pred()`'s first true value (tests/waiting.py); `timeout` raised to the generous bound."""
+    return waiting.until(pred, what, max(timeout, waiting.WAIT))
 
 
 __all__ = ["Brltty", "Display", "need_brltty", "read_cells", "until"]

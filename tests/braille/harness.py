@@ -9,7 +9,6 @@ brltty), claims its place in the `SeatBook` and posts what its player types or p
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
 from companion.cli.runner import make_session
@@ -21,6 +20,7 @@ from companion.narration import Priority
 from companion.session import Session, TableLoop
 from companion.session.inbox import Inbox, Line
 from companion.session.transcript import load
+from tests.waiting import WAIT, until
 
 from .display import Display, read_cells
 
@@ -81,18 +81,20 @@ class BrailleTable:
         self.pump()
         self.settle()
 
-    def settle(self, timeout: float = 15.0) -> bytes:
+    def settle(self, timeout: float = WAIT) -> bytes:
         """Until the seat took every line and key and the display shows what the seat drew."""
-        end = time.monotonic() + timeout
-        while True:
+
+        def settled() -> bytes | None:
             self.pump()
             if self.seat.settled() and self.inbox.empty():
                 shown = self.seat.shown
                 if shown and self.display.shown == shown:
                     return shown
-            if time.monotonic() > end:
-                raise AssertionError(f"the display did not settle: {self.display.text()!r}")
-            time.sleep(0.002)
+            return None
+
+        shown = until(settled, "the display did not settle", timeout)
+        assert shown is not None
+        return shown
 
     # --- the braille player's hands --------------------------------------------------------------
     def key(self, command: str) -> bytes:
@@ -100,10 +102,7 @@ class BrailleTable:
         reads one command at a time); then the table answers and the display settles."""
         n = self.seat.keys_read
         self.display.command(command)
-        end = time.monotonic() + 15
-        while self.seat.keys_read <= n:
-            assert time.monotonic() < end, f"brltty never passed {command!r}"
-            time.sleep(0.002)
+        until(lambda: self.seat.keys_read > n, f"brltty never passed {command!r}")
         shown = self.settle()
         self.reads.append(self.read(shown))
         return shown

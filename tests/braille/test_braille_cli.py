@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from companion.inputs.braille.snapshot import Snapshots
+from tests.waiting import until
 from tests.web.harness import Table
 
 from .display import Brltty, Display, free_host
@@ -80,20 +80,16 @@ def test_companion_join_braille(brltty: Brltty, display: Display, tmp_path: Path
                              "--socket", str(sock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env_of(tmp_path, **brltty.env))
     try:
-        end = time.monotonic() + 30
-        while table.book.claimed(0) is None:
-            assert time.monotonic() < end and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.05)
+        until(lambda: table.book.claimed(0) is not None or proc.poll() is not None, "the seat claimed")
+        assert table.book.claimed(0) is not None, proc.stderr.read() if proc.stderr else ""
         assert table.book.claimed(0).source == "braille"
         display.wait_text("Plage braille de Anne.", timeout=30)
         table.start()
         channel = table.book.claimed(0).channel
         n = len([h for h in channel.since(0) if h.private])
         display.type("mon plateau")
-        end = time.monotonic() + 30
-        while len([h for h in channel.since(0) if h.private]) <= n:
-            assert time.monotonic() < end, "the line typed on the display was not answered"
-            time.sleep(0.05)
+        until(lambda: len([h for h in channel.since(0) if h.private]) > n,
+              "the line typed on the display was not answered")
         assert "Plage braille connectée pour Anne." in table.printed
     finally:
         proc.stdin.close()  # no keyboard: the display plays on until the seat is let go

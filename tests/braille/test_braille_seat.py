@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -99,13 +98,11 @@ def test_no_brltty_no_display_wrong_key_each_one_sentence(brltty: Brltty, tmp_pa
                              "-A", f"auth=keyfile:{brltty.key},host={nohost}", "-W", str(folder)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        problem = None
-        end = time.monotonic() + 15
-        while time.monotonic() < end:
+        def opened() -> tuple[str | None] | None:  # NO_BRLTTY until brltty's API is up
             problem = BrailleSeat(0, "fr", print, host=nohost, auth=f"keyfile:{brltty.key}").open()
-            if problem != NO_BRLTTY:  # brltty's API is up
-                break
-            time.sleep(0.05)
+            return None if problem == NO_BRLTTY else (problem,)
+
+        (problem,) = until(opened, 60, "brltty's API up")
         assert problem == NO_DISPLAY
     finally:
         proc.kill()

@@ -20,12 +20,8 @@ def setup_match(**options) -> tuple[Match, UI]:
 
 
 def text(utts, lang="fr", verbosity=Verbosity.NORMAL) -> str:
-    cat = catalog(lang)
-    old, cat.strict = cat.strict, True
-    try:
-        return " | ".join(cat.render(u, verbosity) for u in utts)
-    finally:
-        cat.strict = old
+    cat = catalog(lang, strict=True)
+    return " | ".join(cat.render(u, verbosity) for u in utts)
 
 
 def answer(ui, m, line, seat, lang="fr") -> str:

@@ -13,12 +13,8 @@ from companion.narration import Verbosity, catalog
 
 
 def render(utts, lang="fr", verbosity=Verbosity.NORMAL):
-    cat = catalog(lang)
-    old, cat.strict = cat.strict, True
-    try:
-        return [cat.render(u, verbosity) for u in utts]
-    finally:
-        cat.strict = old
+    cat = catalog(lang, strict=True)
+    return [cat.render(u, verbosity) for u in utts]
 
 
 def parse(ui, line, match, seat):

@@ -29,12 +29,8 @@ def table(rules, boards, bag, turn=0, pirate=None, phase=ASK, pending=None, queu
 
 
 def render(utts, lang="fr", verbosity=Verbosity.NORMAL):
-    cat = catalog(lang)
-    old, cat.strict = cat.strict, True
-    try:
-        return [cat.render(u, verbosity) for u in utts]
-    finally:
-        cat.strict = old
+    cat = catalog(lang, strict=True)
+    return [cat.render(u, verbosity) for u in utts]
 
 
 @pytest.fixture

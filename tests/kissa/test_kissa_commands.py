@@ -22,12 +22,8 @@ def setup(board=None, **options):
 
 
 def text(utt, lang="fr", verbosity=Verbosity.NORMAL):
-    cat = catalog(lang)
-    old, cat.strict = cat.strict, True
-    try:
-        return cat.render(utt, verbosity)
-    finally:
-        cat.strict = old
+    cat = catalog(lang, strict=True)
+    return cat.render(utt, verbosity)
 
 
 def say_all(intent, lang="fr"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 
 class Emulator:
@@ -15,14 +14,13 @@ class Emulator:
         self.path = self.proc.stdout.readline().strip()
         assert self.path, "the emulator printed no path"
 
-    def __call__(self, command: str, wait: float = 0.0) -> None:
+    def __call__(self, command: str) -> None:
+        """One command, done by the board when this returns (the emulator answers « ok »)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
         reply = self.proc.stdout.readline().strip()
         assert reply == "ok " + command, reply
-        if wait:
-            time.sleep(wait)
 
     def close(self) -> None:
         if self.proc.poll() is None:

@@ -8,8 +8,9 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
+
+from tests.waiting import WAIT, until
 
 from .emulator import Emulator
 
@@ -29,11 +30,10 @@ class Proc:
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def wait_for(self, text: str, times: int = 1, timeout: float = 15.0) -> None:
-        end = time.monotonic() + timeout
-        while sum(text in line for line in self.lines) < times:
-            assert time.monotonic() < end and self.proc.poll() is None, f"no {text!r} in {self.lines[-8:]}"
-            time.sleep(0.02)
+    def wait_for(self, text: str, times: int = 1, timeout: float = WAIT) -> None:
+        until(lambda: sum(text in line for line in self.lines) >= times or self.proc.poll() is not None,
+              f"no {text!r}", timeout)
+        assert sum(text in line for line in self.lines) >= times, f"no {text!r} in {self.lines[-8:]}"
 
     def type(self, line: str) -> None:
         assert self.proc.stdin is not None

@@ -14,6 +14,7 @@ from companion import protocol as p
 from companion.inputs.reader.device import TokenReader
 from companion.inputs.reader.emulator import uid_for
 from companion.session.inbox import Device, Inbox
+from tests.waiting import WAIT, until
 
 from .emulator import Emulator
 
@@ -31,7 +32,7 @@ class Listener:
         for line in self.proc.stdout:
             self.lines.put(json.loads(line))
 
-    def wait_for(self, pred, timeout: float = 6.0) -> dict:
+    def wait_for(self, pred, timeout: float = WAIT) -> dict:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             try:
@@ -54,6 +55,12 @@ class Listener:
     def close(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=5)
+
+
+def acked(reader: TokenReader, seq: int) -> int:
+    """The result code of the board's ACK of our frame `seq`, once it came."""
+    until(lambda: seq in reader.acks, f"the ACK of frame {seq}")
+    return reader.acks[seq]
 
 
 def is_(kind, slot=None):
@@ -94,7 +101,7 @@ def test_listen_reports_each_token_once_through_every_mishap():
         lis.wait_for(lambda e: e["event"] == "hello" and len(lis.events) > 8)
         for _ in range(5):
             emu("noise 40")
-            emu("flip", wait=0.1)
+            emu("flip")  # the board's next frame goes out damaged (the next placement, or a heartbeat)
         emu("place 4 kikoi:kiboucle-eat")
         emu("remove 2")
         lis.wait_for(is_("placed", 4))
@@ -120,31 +127,24 @@ def test_token_reader_posts_to_the_inbox_and_writes_a_tag():
     inbox = Inbox()
     reader = TokenReader.to_inbox(emu.path, inbox, source="reader:test").start()
     try:
-        first = inbox.get(timeout=5)
+        first = inbox.get(timeout=WAIT)
         assert isinstance(first, Device) and first.source == "reader:test"
         assert first.event.to_json()["event"] == "hello"
         emu("place 0 04a1b2c3")
-        placed = inbox.get(timeout=5)
+        placed = inbox.get(timeout=WAIT)
         assert isinstance(placed, Device) and placed.event.to_json()["event"] == "placed"
         seq = reader.write_tag(0, "kikoi:kigliss-forest")
-        end = time.monotonic() + 5
-        while seq not in reader.acks and time.monotonic() < end:
-            time.sleep(0.02)
-        assert reader.acks[seq] == p.ACK_OK
+        assert acked(reader, seq) == p.ACK_OK
         seq = reader.write_tag(3, "nothing there")
-        while seq not in reader.acks and time.monotonic() < end:
-            time.sleep(0.02)
-        assert reader.acks[seq] == p.ACK_NO_TAG
+        assert acked(reader, seq) == p.ACK_NO_TAG
         seq = reader.write_tag(0, "z" * 52)
-        while seq not in reader.acks and time.monotonic() < end:
-            time.sleep(0.02)
-        assert reader.acks[seq] == p.ACK_BAD_PAYLOAD
+        assert acked(reader, seq) == p.ACK_BAD_PAYLOAD
         emu("mute")  # the board hangs: lost after two silent seconds, back when it speaks
-        lost = inbox.get(timeout=6)
+        lost = inbox.get(timeout=WAIT)
         assert isinstance(lost, Device) and lost.event.to_json()["event"] == "lost"
         assert lost.event.to_json()["why"] == "silent"
         emu("unmute")
-        back = inbox.get(timeout=6)
+        back = inbox.get(timeout=WAIT)
         assert isinstance(back, Device) and back.event.to_json()["event"] == "back"
         assert inbox.get(timeout=1.5) is None  # the token is still there: nothing else to say
     finally:

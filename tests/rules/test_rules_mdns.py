@@ -17,6 +17,7 @@ import pytest
 
 from companion.audiorules import announce
 from companion.audiorules.announce import AnnounceError, parse_interfaces
+from companion.audiorules.scan import decode
 from companion.cli.rules import serve_main
 
 from .mdns_helpers import LOOPBACK, Serve, browse_from_another_process
@@ -147,14 +148,29 @@ def test_play_web_lan_announces_the_seats_pages(tmp_path: Path, monkeypatch: pyt
                  host=LOOPBACK)
     hub.start()
     out: list[str] = []
-    told: list[str] = []
-    args = argparse.Namespace(lan=True, mdns_interfaces=None, no_mdns=False, qr=None, web_urls=None)
+    told: list[tuple[str, str]] = []
+    args = argparse.Namespace(lan=True, mdns_interfaces=None, no_mdns=False, qr=tmp_path / "qr.png",
+                              web_urls=tmp_path / "urls.json")
     try:
-        announce_table(hub, args, lambda msg_id, **p: told.append(msg_id), out.append)
+        announce_table(hub, args, lambda msg_id, **p: told.append((msg_id, str(getattr(p.get("url"), "text", "")))),
+                       out.append)
         assert f"Announced on the local network as companion.local: labels printed with this name lead to " \
                f"http://companion.local:{hub.port}/t" in out
         seen = browse_from_another_process("companion")
         assert seen["txt"]["path"] == "/t" and seen["port"] == hub.port
+        # the table's address and its QR codes use the announced name, the plain address said too
+        named, plain = f"http://companion.local:{hub.port}/t", f"http://{LOOPBACK}:{hub.port}/t"
+        assert ("core.web.table_url", named) in told and ("core.web.plain_url", plain) in told
+        assert decode(args.qr) == [named]  # the PNG saved with --qr
+        png = tmp_path / "served.png"
+        with urllib.request.urlopen(f"{plain}/qr.png", timeout=30) as r:  # the table page's
+            png.write_bytes(r.read())
+        assert decode(png) == [named]
+        # the name is one the pages answer to; the seats' secret addresses (scripts) stay plain
+        req = urllib.request.Request(plain, headers={"Host": f"companion.local:{hub.port}"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.status == 200
+        assert all(u.startswith(plain + "/s/") for u in json.loads(args.web_urls.read_text()).values())
     finally:
         hub.stop()
     assert hub.announcer is not None and hub.announcer.zc is None  # withdrawn

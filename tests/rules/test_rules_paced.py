@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import threading
-import time
 
 from companion.audiorules.manifest import load
 from companion.audiorules.player import PositionStore, RulesPlayer
 from companion.cli.rules import _has_sound
 from companion.narration import Priority
+from tests.waiting import WAIT, until
 
 
 class Instant:
@@ -27,13 +27,8 @@ class Instant:
         self.interrupted = getattr(self, "interrupted", 0) + 1  # counted: nothing plays here
 
 
-def wait_for(cond, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.01)
-    return cond()
+def wait_for(cond, timeout=WAIT):
+    return until(cond, "the player", timeout)
 
 
 def test_paced_player_prints_one_sentence_per_enter_and_pause_resume(tmp_path):
@@ -46,15 +41,15 @@ def test_paced_player_prints_one_sentence_per_enter_and_pause_resume(tmp_path):
     try:
         player.handle("1")
         assert wait_for(lambda: ch.sentences[0] in printed)
-        time.sleep(0.2)
-        assert ch.sentences[1] not in printed  # waits for Enter
+        assert player.wait_idle(WAIT)  # the playback thread rests: it waits for Enter
+        assert ch.sentences[1] not in printed
         player.handle("")
         assert wait_for(lambda: ch.sentences[1] in printed)
-        time.sleep(0.1)
+        assert player.wait_idle(WAIT)
         assert ch.sentences[2] not in printed
         player.handle("pause")
         player.handle("")  # Enter while paused: nothing
-        time.sleep(0.2)
+        assert player.wait_idle(WAIT)
         assert ch.sentences[2] not in printed
         player.handle("reprends")  # goes on from the next sentence, not the chapter's start
         assert wait_for(lambda: ch.sentences[2] in printed)

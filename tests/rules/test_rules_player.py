@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from companion.audiorules.ingame import chapter_utterances
 from companion.audiorules.manifest import load
 from companion.audiorules.player import PositionStore, RulesPlayer
 from companion.narration import Priority, Raw, catalog
+from tests.waiting import WAIT, until
 
 
 @dataclass
@@ -64,12 +64,8 @@ class GateSpeaker:
             return [it.text for it in self.items if priority is None or it.priority == priority]
 
 
-def wait_for(cond, timeout: float = 5.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.005)
+def wait_for(cond, timeout: float = WAIT) -> None:
+    until(cond, "the player", timeout)
 
 
 class Session:
@@ -88,7 +84,7 @@ class Session:
 
     def _input(self, prompt: str) -> str:
         self.waiting.set()
-        line = self.lines.get(timeout=10)
+        line = self.lines.get(timeout=WAIT)
         self.waiting.clear()
         if line is None:
             raise EOFError
@@ -140,7 +136,7 @@ def test_pause_resume_repeat_next_previous(store_path: Path) -> None:
     wait_for(lambda: s.spk.texts() == goal[:2])
     s.send("pause")
     assert "En pause. Dis « reprends » pour continuer." in s.printed
-    time.sleep(0.05)
+    assert s.player.wait_idle(WAIT)  # the playback thread rests
     assert s.spk.texts() == goal[:2]  # nothing more while paused
     s.send("reprends")  # the cut sentence is said again, whole
     wait_for(lambda: s.spk.texts() == goal[:2] + goal[1:2])

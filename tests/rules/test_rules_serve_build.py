@@ -9,6 +9,7 @@ import pytest
 
 from companion.audiorules.manifest import load
 from companion.cli import rules as cli
+from tests.waiting import WAIT
 
 
 def test_serve_builds_what_is_missing_with_progress(built_kikoi, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,8 +37,9 @@ def test_a_background_build_stops_at_once(built_kikoi, monkeypatch: pytest.Monke
     builds into its own folder: a chapter it finishes before being stopped must not join the
     session's shared build (the export test counts its chapters)."""
     monkeypatch.setenv("COMPANION_RULES_BUILD", str(tmp_path))
-    build = cli.BackgroundBuild([("kissa", "fr", 8)], lambda s: None, "fr")
-    time.sleep(0.5)
+    begun = threading.Event()  # its first line: the build is under way
+    build = cli.BackgroundBuild([("kissa", "fr", 8)], lambda s: begun.set(), "fr")
+    assert begun.wait(WAIT)
     start = time.monotonic()
     build.stop()
     assert time.monotonic() - start < 5 and build.proc.poll() is not None

@@ -7,7 +7,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from html.parser import HTMLParser
@@ -20,6 +19,7 @@ from companion.audiorules.manifest import load
 from companion.audiorules.server import make_server, serve_in_thread
 from companion.audiorules.site import site_files
 from companion.cli.rules import rules_main
+from tests.waiting import WAIT, until
 
 
 @pytest.fixture(scope="module")
@@ -208,14 +208,14 @@ def test_serve_command_runs_and_stops(built_kikoi, tmp_path: Path) -> None:
         env={**__import__("os").environ, "COMPANION_LANG": "en"},
     )
     try:
-        deadline = time.monotonic() + 10
-        while True:
+        def page() -> bytes | None:  # None until the server answers
             try:
-                body = urllib.request.urlopen(f"http://127.0.0.1:{port}/kikoi/fr/", timeout=2).read()
-                break
+                return urllib.request.urlopen(f"http://127.0.0.1:{port}/kikoi/fr/", timeout=WAIT).read()
             except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
-                time.sleep(0.1)
+                assert proc.poll() is None, proc.stderr.read()
+                return None
+
+        body = until(page, "the rules page served")
         assert b"Les 5 KIKOI" in body
     finally:
         proc.send_signal(__import__("signal").SIGINT)

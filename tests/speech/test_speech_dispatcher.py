@@ -43,7 +43,10 @@ out["describe"] = [catalog("fr").render(u) for u in sp.describe()]
 sp.say("C'est au tour de Marie.", Priority.MESSAGE)
 out["waited"] = sp.wait(10)
 long = sp.say("Une très longue lecture des règles du jeu, " * 20, Priority.TEXT)
-time.sleep(0.3)
+end = time.monotonic() + 30
+while long.started is None and time.monotonic() < end:  # cut once it is being said
+    time.sleep(0.005)
+out["long_started"] = long.started is not None
 sp.interrupt()
 out["cut_waited"] = sp.wait(30)  # the text lasts a minute: only a cut ends it sooner
 out["cut"] = long.cut
@@ -83,7 +86,7 @@ def test_speaks_stops_and_goes_through_the_priority_queue(home):
     assert out["done"] is True  # the server said it had finished
     assert out["voices_fr"] >= 1
     assert out["describe"] == ["Voix : speech-dispatcher.", "Sortie : aucune, rien n'est joué."]
-    assert out["waited"] and out["cut"] and out["cut_waited"]
+    assert out["waited"] and out["long_started"] and out["cut"] and out["cut_waited"]
     assert out["errors"] == []
 
 

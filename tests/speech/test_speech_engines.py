@@ -2,7 +2,7 @@
 
 import os
 import shutil
-import time
+import threading
 
 import numpy as np
 import pytest
@@ -14,6 +14,7 @@ from companion.outputs.speech import (
     UnavailableEngine,
     get_engine,
 )
+from tests.waiting import WAIT, until
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 
@@ -120,12 +121,9 @@ def test_espeak_stream_not_started_is_stopped_on_close(backend):
         eng.close()
 
 
-def wait_until(cond, timeout=10.0):
+def wait_until(cond, timeout=WAIT):
     """Liveness only (no bound on how fast): True once `cond()` holds."""
-    deadline = time.monotonic() + timeout
-    while not cond() and time.monotonic() < deadline:
-        time.sleep(0.005)
-    return cond()
+    return bool(until(cond, "the engine", timeout))
 
 
 @needs_espeak
@@ -248,16 +246,15 @@ def test_espeak_spare_processes_give_the_same_sound_and_are_bounded():
     eng = EspeakNgEngine(backend="process")
     try:
         cold, sr = eng.synth(SENTENCES["fr"], "fr")  # starts a spare for fr at 175
-        deadline = time.monotonic() + 5
-        while not eng._spares and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: eng._spares)
         spare = next(iter(eng._spares.values()))
         warm, _ = eng.synth(SENTENCES["fr"], "fr")  # uses it
         assert spare.poll() is not None  # it was used and has finished
         assert np.array_equal(cold, warm)
         for rate in range(100, 400, 30):  # many settings: only the latest few wait
             eng.prepare("en", rate)
-        time.sleep(0.5)
+        # each spare is started by a thread of its own: once they all ended, count what waits
+        wait_until(lambda: not any(t.name == "espeak-spare" for t in threading.enumerate()))
         assert len(eng._spares) <= eng.MAX_SPARES
         procs = list(eng._spares.values())
     finally:

@@ -9,7 +9,6 @@ is called, and counts the blocks handed over afterwards (the benchmark measures 
 
 import shutil
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from companion.outputs.earcons import earcon
 from companion.outputs.profile import Profile
 from companion.outputs.speaker import Speaker, open_speaker
 from companion.outputs.speech import get_engine
+from tests.waiting import WAIT, until
 
 LONG = "Une longue lecture des règles qui dure bien plus de quelques secondes, " * 3
 SHORT = "Marie joue."  # 11 characters: 0.24 s at FAST
@@ -36,11 +36,8 @@ def speaker(tmp_path):
     sp.close()
 
 
-def started(item_rec, timeout=2.0):
-    deadline = time.monotonic() + timeout
-    while item_rec.first_frame is None and time.monotonic() < deadline:
-        time.sleep(0.002)
-    assert item_rec.first_frame is not None, "nothing was played"
+def started(item_rec, timeout=WAIT):
+    until(lambda: item_rec.first_frame is not None, "nothing was played", timeout)
 
 
 def rec(sp, i):
@@ -204,12 +201,13 @@ def test_rate_changes_live_and_is_saved(speaker, tmp_path):
 def test_volume_changes_during_an_utterance(speaker, tmp_path):
     speaker.say(LONG, Priority.TEXT)
     started(rec(speaker, 0))
-    time.sleep(0.1)
+    audio = speaker.recording.audio
+    until(lambda: audio, "a block played at the first volume")
     speaker.set_volume(25)
-    time.sleep(0.1)
+    until(lambda: abs(float(np.max(np.abs(audio[-1][0]))) - 0.125) <= 0.01, "a block played at the new volume")
     speaker.interrupt()
-    speaker.wait(2)
-    peaks = [float(np.max(np.abs(b))) for b, _ in speaker.recording.audio]
+    speaker.wait(WAIT)
+    peaks = [float(np.max(np.abs(b))) for b, _ in audio]
     assert peaks[0] == pytest.approx(0.5, abs=0.01)
     assert peaks[-1] == pytest.approx(0.125, abs=0.01)
     assert Profile.load(tmp_path / "p.json").volume == 25

@@ -45,7 +45,7 @@ def test_random_sequences_keep_the_promises(seed):
                 with lock:
                     item = sp.say(text, prio)
                     log.append((time.perf_counter(), "say", item))
-            time.sleep(r.random() * 0.01)
+            time.sleep(r.random() * 0.01)  # random interleavings of the actors (no wait for anything)
 
     threads = [threading.Thread(target=actor, args=(k,)) for k in range(3)]
     for t in threads:

@@ -1,7 +1,7 @@
 """Voice at the table: the `play`/`resume` options and the listeners they start.
 
-For the lead to wire into `companion play` (runner and the table loop are not this
-package's): `add_voice_args(parser)` adds the options; `start_voice(args, session, inbox)`
+What `companion play` and `resume` use (`companion.cli`, `companion.cli.runner`):
+`add_voice_args(parser)` adds the options; `start_voice(args, session, inbox)`
 starts one listener per microphone (or WAV file), each posting `Line(source="voice")` to the
 inbox, with what is sayable asked from the session's state at every utterance.
 

@@ -128,6 +128,7 @@ class WebHub:
         self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
+        self.plain_url = ""  # the address itself, when `base_url` is the announced mDNS name
         self.announcer: Any = None  # issue 28: the mDNS announcement of `--lan` (web/play.py)
 
     # --- thread-safe API for the table ------------------------------------------------------
@@ -135,10 +136,18 @@ class WebHub:
     def table_url(self) -> str:
         return f"{self.base_url}{PREFIX}"
 
+    def use_name(self, base_url: str) -> None:
+        """Issue 28: the table's address and its QR codes use the announced mDNS name
+        (`http://companion.local:8766`); the plain address stays in `plain_url`, for phones
+        that cannot resolve .local names and for the seats' secret addresses (`--web-urls`:
+        scripts on machines without an mDNS resolver)."""
+        self.plain_url = self.plain_url or self.base_url
+        self.base_url = base_url
+
     def seat_url(self, seat: int) -> str:
         """The seat's secret address (`--web-urls`, for scripts); opening it claims the seat."""
         with self._lock:
-            return f"{self.base_url}{PREFIX}/s/{self._tokens[seat]}"
+            return f"{self.plain_url or self.base_url}{PREFIX}/s/{self._tokens[seat]}"
 
     def urls(self) -> dict[str, str]:
         return {self.names[s]: self.seat_url(s) for s in sorted(self.book.humans)}

@@ -67,10 +67,17 @@ def announce(hub: Any, args: argparse.Namespace, tell: Callable[..., None], out:
     `out` and saved as PNG with `--qr`, the seats' secret addresses with `--web-urls`."""
     if hub is None:
         return
+    from .hub import PREFIX
+
     if args.lan:
         tell("core.web.lan", priority=Priority.IMPORTANT)
         _announce_mdns(hub, args, out)
+        announced = getattr(hub.announcer, "announced", None)
+        if announced is not None:  # issue 28: the QR codes and the address say the .local name
+            hub.use_name(announced.base_url)
     tell("core.web.table_url", url=Raw(hub.table_url))
+    if hub.plain_url:
+        tell("core.web.plain_url", url=Raw(hub.plain_url + PREFIX))
     out(hub.qr_text())
     if getattr(args, "qr", None):
         hub.qr_png(Path(args.qr))
