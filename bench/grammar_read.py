@@ -1,9 +1,10 @@
 """How long reading one typed line takes: the one grammar (this tree) against the hand parsers
 it replaced (a baseline tree, /work/main by default), on the same lines, in the same run.
 
-For Good Fortune and KIKOI, in a few states after random moves, the lines are every phrase
-`GameUI.phrases` lists (French and English) and some free forms (filler, requests in any
-order, stray words). Each tree runs in its own interpreter (the two `companion` packages
+For Good Fortune, KIKOI and 2kissa10, in a few states after random moves, the lines are every
+phrase `GameUI.phrases` lists (French and English; for 2kissa10, whose full board lists 2,000
+equations per language, an even sample of 300 of them) and some free forms (filler, requests in
+any order, equations typed with signs or said with the values only, stray words). Each tree runs in its own interpreter (the two `companion` packages
 cannot share one); each prints the median and 95th percentile of `GameUI.parse` per line in
 microseconds, and the ratio to the baseline is printed at the end.
 
@@ -25,14 +26,18 @@ from typing import Any
 
 FREE = ["euh, je pousse la douze s'il te plaît", "ligne de Bruno", "qu'y a-t-il à gauche ?", "Anne's collection",
         "demande à Bruno le kigliss qui dort", "Bruno, kigliss dort ?", "ask Bruno for kigliss sleep",
-        "bonjour tout le monde", "combien de points pour 12 et 3", "le kigliss qui dort, demande-le à bruno"]
+        "bonjour tout le monde", "combien de points pour 12 et 3", "le kigliss qui dort, demande-le à bruno",
+        "10 + 29 = 39", "trois plus quatre égale sept", "3 and 4 makes 7", "euh, où sont les 7 s'il te plaît",
+        "qu'y a-t-il en C4", "lis la ligne 3", "dix en a un plus vingt-neuf en c quatre vers le bas égale trente-neuf"]
+SAMPLE = {"kissa": 300}  # listed phrases timed per state and language (all of them for the others)
 
 
 def child(repeat: int) -> dict[str, Any]:
     from companion.core import Match, find
+    from companion.language import pick
 
     out: dict[str, Any] = {}
-    for name, n in (("goodfortune", 2), ("kikoi", 3)):
+    for name, n in (("goodfortune", 2), ("kikoi", 3), ("kissa", 2)):
         pkg = find(name).module()
         times: list[float] = []
         for steps in (0, 5, 12):
@@ -45,7 +50,10 @@ def child(repeat: int) -> dict[str, Any]:
                 match.play(match.current, rng.choice(match.legal(match.current)))
             seat = match.current if match.current is not None else 0
             ui = pkg.UI(game)
-            lines = [p for lang in ("fr", "en") for p, _c in ui.phrases(match, seat, lang).concrete] + FREE
+            listed = [ui.phrases(match, seat, lang).concrete for lang in ("fr", "en")]
+            if name in SAMPLE:
+                listed = [pick(c, SAMPLE[name], lambda pc: pc[1][:19]) for c in listed]
+            lines = [p for c in listed for p, _c in c] + FREE
             ui.parse(lines[0], match, seat)  # tables read and cached before timing
             for _ in range(repeat):
                 for line in lines:

@@ -259,20 +259,24 @@ def test_a_cell_asked_about_and_zero_never_starts_a_number_when_read_as_numbers(
 
 
 def test_the_vocabulary_is_data_in_both_languages():
-    """Every word group 2kissa10 reads exists in French and in English (English complete), and
-    the parser names no group the tables lack."""
+    """Every word group 2kissa10 reads exists in French and in English (English complete), both
+    tables hold the reading rules, the grammar builds from them (every group a pattern names
+    exists, every slot has its reader), and the code names no group the tables lack."""
     import re
     from pathlib import Path
 
+    from companion.games.kissa.phrases import GRAMMAR
     from companion.language import table
 
     fr, en = table("kissa", "fr"), table("kissa", "en")
     for section in ("words", "direction"):
         assert set(fr[section]) == set(en[section]), section
         assert all(fr[section][k] and en[section][k] for k in fr[section])
-    source = (Path(__file__).parents[2] / "companion" / "games" / "kissa" / "commands.py").read_text(encoding="utf-8")
+    assert fr["read"] == en["read"] and set(GRAMMAR().kinds()) == set(fr["read"])
+    package = Path(__file__).parents[2] / "companion" / "games" / "kissa"
+    source = "".join((package / f).read_text(encoding="utf-8") for f in ("commands.py", "moves.py", "phrases.py"))
     used = set(re.findall(r'words\("([a-z_]+)"\)', source))
-    assert used and used <= set(fr["words"]) | {"zero"}, used - set(fr["words"])
+    assert used and used <= set(fr["words"]), used - set(fr["words"])
 
 
 def test_numbers_said_digit_by_digit_or_in_big_words():

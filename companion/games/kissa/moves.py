@@ -132,14 +132,15 @@ def narrow(legal: tuple[Move, ...], match: Match[Any, Any], seat: int, offset: i
     more = len(legal) - offset - len(shown)
     places = [Msg("kissa.option", k=offset + k + 1, where=[number_msg(value_of(board, getattr(m, r)), getattr(m, r))
                                                         for r in roles]) for k, m in enumerate(shown)]
-    ask = dict(n=len(legal), places=places, priority=Priority.MESSAGE, earcon="question", to=seat)
+    ask: dict[str, Any] = dict(n=len(legal), places=places)
     if offset:  # « la suite »: this page, not « les premières » again (#29)
-        question = say("kissa.which_reading_next" if more else "kissa.which_reading_last", first=offset + 1,
-                       last=offset + len(shown), more=more, **ask)
+        msg_id, ask = ("kissa.which_reading_next" if more else "kissa.which_reading_last"), dict(
+            ask, first=offset + 1, last=offset + len(shown), more=more)
     elif more:
-        question = say("kissa.which_reading_cut", shown=len(shown), more=more, **ask)
+        msg_id, ask = "kissa.which_reading_cut", dict(ask, shown=len(shown), more=more)
     else:
-        question = say("kissa.which_reading", **ask)
+        msg_id = "kissa.which_reading"
+    question = say(msg_id, Priority.MESSAGE, "question", seat, **ask)
 
     def resolve(text: str) -> Intent | None:
         said = replies().read(text, {"players": tuple(match.players), "seat": seat})
