@@ -54,12 +54,25 @@ def _zero_words() -> frozenset[str]:
     return frozenset(tables.words("kissa", "zero"))
 
 
-def _phrases_at(tokens: Sequence[str], i: int, phrases: Iterable[str]) -> Iterable[int]:
-    """Where each of `phrases` said at word `i` ends."""
-    for p in phrases:
-        ws = p.split()
-        if list(tokens[i:i + len(ws)]) == ws:
-            yield i + len(ws)
+@tables.cached
+def _by_first(name: str) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The phrases of a word group, or of every direction (`name` "direction"), by their first
+    word: (words, the group or direction), for reading them fast at any word of a line."""
+    pairs = ([(p, way) for way, ps in tables.groups("kissa", "direction").items() for p in ps] if name == "direction"
+             else [(p, name) for p in words(name)])
+    out: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for p, value in pairs:
+        ws = tuple(p.split())
+        out.setdefault(ws[0], []).append((ws, value))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def said_at(tokens: Sequence[str], i: int, name: str) -> Iterable[tuple[int, str]]:
+    """Where each phrase of group `name` said at word `i` ends, and its group or direction."""
+    if i < len(tokens):
+        for ws, value in _by_first(name).get(tokens[i], ()):
+            if tuple(tokens[i:i + len(ws)]) == ws:
+                yield i + len(ws), value
 
 
 def _digit_word(tokens: Sequence[str], k: int) -> int | None:
@@ -107,9 +120,7 @@ def cell_at(tokens: Sequence[str], i: int) -> tuple[int, int] | None:
 
 def ways_at(tokens: Sequence[str], i: int) -> Iterable[tuple[int, str]]:
     """The directions said at word `i` (« vers le bas », "down right"): (end, way)."""
-    for way, phrases in tables.groups("kissa", "direction").items():
-        for end in _phrases_at(tokens, i, phrases):
-            yield end, way
+    return said_at(tokens, i, "direction")
 
 
 # --- the slot readers ----------------------------------------------------------------------------
@@ -136,7 +147,7 @@ class NumberSaid:
             return
         j = i + used
         yield from self._way(tokens, j, Spec(value))
-        for k in (j, *_phrases_at(tokens, j, words("at"))):
+        for k in (j, *(end for end, _at in said_at(tokens, j, "at"))):
             got = cell_at(tokens, k)
             if got is not None:
                 yield from self._way(tokens, k + got[1], Spec(value, got[0]))
@@ -154,7 +165,7 @@ class Op:
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         for key, op in (("plus", PLUS), ("times", TIMES)):
-            for end in _phrases_at(tokens, i, words(key)):
+            for end, _key in said_at(tokens, i, key):
                 yield end, op
 
 
@@ -203,13 +214,18 @@ class Digit:
                 return
 
 
+@tables.cached
+def _empty() -> frozenset[str]:
+    return frozenset(words("empty"))
+
+
 @dataclass(frozen=True)
 class Digits:
     """A row's cells dictated or typed: « 5 3 6 5 0 2 3 0 1 8 », « 5365023018 », « cinq trois
     vide six... » (an empty word for an empty cell): the digits as RULES §7 writes them."""
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
-        empty = set(words("empty"))
+        empty = _empty()
         out = []
         k = i
         while k < len(tokens):
