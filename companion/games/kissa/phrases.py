@@ -171,6 +171,8 @@ class Op:
 
 @dataclass(frozen=True)
 class Cell:
+    """A cell: « e5 », « e 5 », « e cinq »."""
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         got = cell_at(tokens, i)
         if got is not None:
@@ -245,6 +247,8 @@ class Digits:
 
 @dataclass(frozen=True)
 class Way:
+    """A direction alone (« vers le bas », "down"): which of the readings a reply picks."""
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         yield from ways_at(tokens, i)
 
