@@ -75,3 +75,33 @@ def test_kaliko_lines_with_filler_and_politeness_read_as_without():
     assert g.read("en 1 h 1 puis 3 h", CTX)[0].get("cell") == BAD  # no cell: refused, not guessed
     assert g.read("12 40", CTX) == []  # tiles told only while this seat owes some
     assert g.read("12 40", {**CTX, "told": True})[0].get("told") == (12, 40)
+
+
+def test_2kissa10_equations_are_read_with_filler_and_politeness_costing_nothing():
+    from companion.games.kissa.notation import parse_cell
+    from companion.games.kissa.phrases import GRAMMAR as KISSA
+
+    g = KISSA()
+    for line in ("euh, trois plus quatre égale sept, s'il te plaît", "um, 3 and 4 makes 7 please",
+                 "three plus four equals seven", "hum, alors, je joue 3 plus 4 égale 7"):
+        [r] = g.read(line, CTX)
+        values = tuple(r.get(k).value for k in "abc")
+        assert (r.kind, r.get("op"), values) == ("equation", "+", (3, 4, 7)), line
+    [r] = g.read("dix en A1 plus vingt-neuf en c quatre vers le bas égale trente-neuf en e deux", CTX)
+    assert (r.get("a").cell, r.get("b").cell, r.get("b").way, r.get("c").cell) == (
+        parse_cell("A1"), parse_cell("C4"), "down", parse_cell("E2"))
+    [r] = g.read("81 égale neuf fois neuf", CTX)  # the result first
+    assert (r.get("op"), r.get("a").value, r.get("c").value) == ("*", 9, 81)
+    assert g.read("ten at a one times two nine oh equals", CTX) == []  # a number missing: not read
+
+
+def test_2kissa10_readings_read_through_filler_too():
+    from companion.games.kissa.phrases import GRAMMAR as KISSA
+
+    g = KISSA()
+    assert [(r.kind, r.values) for r in g.read("euh, lis la ligne 3 s'il te plaît", CTX)] == [("row", (("number", 3),))]
+    assert g.read("please, where are the 7s", CTX)[0].values == (("digit", 7),)
+    assert g.read("um, around e five", CTX)[0].values == (("cell", 44),)
+    assert g.read("qu'y a-t-il en C4 ?", CTX)[0].kind == "cell"
+    assert g.read("combien de coups, stp", CTX)[0].kind == "moves"
+    assert g.read("bonjour tout le monde", CTX) == []  # talk is no command

@@ -97,3 +97,58 @@ def test_kaliko_put_it_at_a_cell_places_the_tile_taken_and_the_session_holds_the
     assert isinstance(view, kaliko.draft.Draft) and [p[:2] for p in view.placed] == [(0, 1)]
     assert not hasattr(ui, "drafts") and ui.read("remove", match, seat, view)[1].placed == ()
     assert s.core.views[seat] is view  # reading a line changed nothing: the session sets the view it takes
+
+
+def kissa_session(board, lang="fr"):
+    from companion.games import kissa
+    from companion.games.kissa.rules import State
+
+    game = kissa.Rules()
+    match = Match(game, ["Anne", "Alain"], seed=1)
+    match.state = State(tuple(board), (0, 0), 0, "play", (True,) * 10)
+    lines: list[str] = []
+    s = Session("kissa", kissa.UI(game), match, [Seat(n) for n in match.players], lang=lang, out=lines.append)
+    s.start()
+    return s, lines
+
+
+@pytest.mark.parametrize(("line", "lang"), [("euh, trois plus quatre égale sept, s'il te plaît", "fr"),
+                                            ("um, 3 and 4 makes 7 please", "en"),
+                                            ("three plus four equals seven", "en")])
+def test_a_2kissa10_equation_of_values_only_is_played_where_it_lies(line, lang):
+    from tests.kissa.helpers import board_with
+
+    s, _lines = kissa_session(board_with(A1=3, B1=4, E1=7), lang)
+    got = taken(s, line, seat=0)
+    assert got.outcome == "act" and got.command.startswith("action:") and len(s.match.history) == 1
+
+
+def test_a_2kissa10_equation_in_two_places_names_both_and_one_nowhere_says_so():
+    from tests.kissa.helpers import board_with
+
+    s, lines = kissa_session(board_with(A1=3, B1=4, E1=7, E5=7))
+    s.handle("trois plus quatre égale sept")
+    assert "E1" in lines[-1] and "E5" in lines[-1] and lines[-1].count("choix ") == 2
+    s.handle("le deuxième")
+    assert len(s.match.history) == 1
+    s, lines = kissa_session(board_with(A1=3, B1=4, J10=8))
+    s.handle("trois plus quatre égale sept")
+    assert lines[-1].endswith("Je ne trouve pas 3 + 4 = 7 sur le plateau.") and not s.match.history
+
+
+def test_a_2kissa10_equation_in_hundreds_of_places_is_narrowed_and_the_seats_view_is_the_sessions():
+    from tests.kissa.helpers import random_board
+
+    s, lines = kissa_session(random_board(4))
+    s.handle("un plus un égale deux")
+    assert "voici les 8 premières" in lines[-1]
+    s.handle("la suite")
+    assert "Choix 9 à 16 sur " in lines[-1]
+    s.handle("peu importe")
+    assert len(s.match.history) == 1
+    # how a seat hears lines read is its view, held by the session: reading changed nothing else
+    s.handle("Anne: en nombres")
+    s.handle("Anne: ligne 1")
+    assert " de A1 à " in lines[-1]
+    s.handle("Alain: ligne 1")
+    assert " de A1 à " not in lines[-1] and "Ligne 1 : " in lines[-1]  # Alain: digit by digit

@@ -6,12 +6,16 @@
   backward or diagonal number of the expert variant, from its first digit to its last);
 * a move as JSON: ``{"op": "+" or "*", "operands": [[cells], [cells]], "result": [cells],
   "values": [a, b, c], "score": n}``.
+
+A typed line may hold written forms the phrase tables cannot (`spelled`): the signs
+(``10+29=39``, ``10x29``) and a row typed with dots (``53.65.2301``). They are written out in the
+tables' words, and the one grammar reads them as the same commands as the words.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .finder import COLUMNS, EMPTY, SIZE, cell_name
@@ -26,6 +30,8 @@ __all__ = [
     "board_from_rows",
     "move_json",
     "row_text",
+    "spelled",
+    "unreadable",
 ]
 
 _CELL = re.compile(r"^\s*([A-Ja-j])\s*(10|[1-9])\s*$")
@@ -116,3 +122,31 @@ def move_json(op: str, a: Sequence[int], b: Sequence[int], c: Sequence[int], val
         "values": [int(v) for v in values],
         "score": int(score),
     }
+
+
+_ROW_RUN = re.compile(r"(?<![^\s:])[0-9.][0-9.\s]*")  # digits and dots, after a space or « : »
+_TIMES_X = re.compile(r"(?<=\d)\s*[xX]\s*(?=\d)")
+
+
+def spelled(text: str, signs: Mapping[str, str], empty: str | None = None) -> str:
+    """The written forms of a line in words: each sign of `signs` (sign -> a word the tables
+    give it: "10+29=39" -> "10 plus 29 egale 39"), an "x" between two digits ("10x29"), and,
+    while a board is entered (`empty`: the word for an empty cell), a typed '.' in a run of
+    digits and dots ("53.65.2301", « ligne 5 : .......... »); a final '.' ending a sentence
+    after ten cells is no cell."""
+    text = _TIMES_X.sub(" x ", text)
+    for sign in sorted(signs, key=len, reverse=True):
+        text = text.replace(sign, f" {signs[sign]} ")
+    if empty is None or "." not in text:
+        return text
+    body = re.sub(r"^\s*\w+\s+\w+\s*:", "", text)  # after « ligne 3 : », if any
+    if len(re.findall(r"[0-9.]", body)) > SIZE:
+        text = re.sub(r"\.\s*$", "", text.strip())
+    return _ROW_RUN.sub(lambda m: m.group(0).replace(".", f" {empty} "), text)
+
+
+def unreadable(text: str) -> bool:
+    """A number no board holds (more than 30 digits: int() refuses past 4300) or a digit-like
+    sign that is not a digit ("²", which folding would make a 2): not understood, never a
+    crash (issue #16)."""
+    return bool(re.search(r"\d{31,}", text)) or any(c.isdigit() and not c.isdecimal() for c in text)
