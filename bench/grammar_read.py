@@ -14,7 +14,13 @@ Kaliko and 2kissa10: `git worktree add /tmp/base 1387084`). Each tree runs in it
 cannot share one); each prints the median and 95th percentile of `GameUI.parse` per line in
 microseconds, and the ratio to the baseline is printed at the end.
 
-Run: nice .venv/bin/python bench/grammar_read.py [--baseline /work/main] [--repeat 3]
+Run: nice .venv/bin/python bench/grammar_read.py [--baseline /tmp/base] [--repeat 3]
+
+Measured 2026-12-02 on the loaded 2-core VM (`--repeat 3`, baseline 1387084: Kaliko and 2kissa10
+on their hand parsers, Good Fortune and KIKOI on the grammar before its rules were filtered by
+the words a line holds), median µs per line, grammar / baseline: Good Fortune 36 / 156, KIKOI
+114 / 152, Kaliko 45 / 49, 2kissa10 144 / 77 (the one game slower than its hand parser: well
+under a millisecond a line).
 """
 
 from __future__ import annotations

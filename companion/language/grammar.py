@@ -163,6 +163,18 @@ class Rule:
     kind: str
     pattern: str
     parts: tuple[Part, ...]
+    #: for each word part the line cannot do without, its alternatives as word sets: a line
+    #: lacking every alternative of one of them cannot read as this rule (tried before matching)
+    needs: tuple[tuple[frozenset[str], ...], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        needs = tuple(tuple(frozenset(alt) for alt in p.words) for p in self.parts
+                      if p.slot is None and not p.optional and p.words)
+        object.__setattr__(self, "needs", needs)
+
+    def may_read(self, words: frozenset[str]) -> bool:
+        """Whether a line of these words could read as this rule (never False when it can)."""
+        return all(any(alt <= words for alt in alts) for alts in self.needs)
 
 
 @dataclass(frozen=True)
@@ -195,9 +207,12 @@ class Grammar:
         if not tokens:
             return []
         ctx = ctx or {}
+        present = frozenset(tokens)
         for kind, rules in self._kinds().items():
             found: dict[tuple[tuple[str, Any], ...], int] = {}
             for rule in rules:
+                if not rule.may_read(present):
+                    continue
                 for values, skipped in self._match(rule.parts, tokens, ctx):
                     found[values] = min(skipped, found.get(values, skipped))
             if found:
