@@ -20,7 +20,7 @@ OWN = {
     # once every game has moved onto it)
     "kikoi": {"tokens.py", "reader.py", "readings.py", "events.py"},
     "kaliko": {"finder.py", "scoring.py", "tiles.py", "reader.py", "search.py", "events.py"},
-    "kissa": {"finder.py"},
+    "kissa": {"finder.py", "events.py"},
     "goodfortune": {"deck.py", "deckentry.py", "deckfile.py", "scoring.py", "speech.py", "tiles.py", "readings.py"},
 }
 
