@@ -1,7 +1,7 @@
 """Pure shared game core: no I/O, no clock, no randomness of its own, no translation."""
 
 from .bot import Bot, RandomBot
-from .events import PUBLIC, Event, EventDecodeError, Undone, declared, event_from_json
+from .events import PUBLIC, SESSION_EVENTS, Event, EventDecodeError, Undone, declared, event_from_json
 from .game import ActionDecodeError, Game, IllegalAction, Option, Outcome
 from .match import Match, Step
 from .registry import GAMES, GameEntry, UnknownGame, find
@@ -15,6 +15,7 @@ __all__ = [
     "RandomBot",
     "GAMES",
     "PUBLIC",
+    "SESSION_EVENTS",
     "Event",
     "EventDecodeError",
     "Game",
