@@ -1,7 +1,15 @@
 """Pure shared game core: no I/O, no clock, no randomness of its own, no translation."""
 
 from .bot import Bot, RandomBot
-from .events import PUBLIC, SESSION_EVENTS, Event, EventDecodeError, Undone, declared, event_from_json
+from .events import (
+    PUBLIC,
+    SESSION_EVENTS,
+    Event,
+    EventDecodeError,
+    Undone,
+    declared,
+    event_from_json,
+)
 from .game import ActionDecodeError, Game, IllegalAction, Option, Outcome
 from .match import Match, Step
 from .registry import GAMES, GameEntry, UnknownGame, find

@@ -113,6 +113,6 @@ class Match(Generic[S, A]):
         """Re-apply journaled actions from the set-up (resume); refuses a bad one."""
         for i, rec in enumerate(actions):
             try:
-                self.play(int(rec["seat"]), self.game.action_from_json(rec["action"]))
+                self.play(int(rec["seat"]), self.game.decode_action(rec["action"]))
             except IllegalAction as exc:
                 raise IllegalAction("replay_failed", index=i, reason=exc.code) from exc

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from .deck import DEFAULT, SYNTHETIC, Deck, synthetic
 from .events import (
@@ -533,7 +533,9 @@ class GoodFortune(Game[State, Action]):
             return Push(int(data["push"]))
         if "place" in data:
             return Place(str(data["place"]), data.get("outer"))
-        return Declare(int(data["declare"]), data.get("left"))
+        if "declare" in data:
+            return Declare(int(data["declare"]), data.get("left"))
+        raise ActionDecodeError(f"not a Good Fortune action: {data!r}"[:80])
 
 
 def _opt_list(x: tuple[str, ...] | None) -> list[str] | None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from . import scoring
 from .events import (
@@ -559,7 +559,7 @@ class Kaliko(Game[State, Action]):
             return Drew(tuple(int(t) for t in data["drew"]))
         if data.get("pass") is True:
             return Pass()
-        raise ValueError(f"not a Kaliko action: {data!r}")  # never silently a pass (issue #11)
+        raise ActionDecodeError(f"not a Kaliko action: {data!r}"[:80])  # never silently a pass (issue #11)
 
 
 def _draw(bag: list[int], k: int, rng: Rng) -> list[int]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from .events import (
     Asked,
@@ -552,7 +552,7 @@ class Rules(Game[State, Action]):
             return Ask(ALL if target == "all" else int(target), token_from_id(data["token"]))
         if "reply" in data:
             if data["reply"] not in ("give", "refuse"):
-                raise ValueError(data["reply"])
+                raise ActionDecodeError(f"reply {data['reply']!r}")
             return Reply(data["reply"] == "give")
         if "drew" in data:
             return Drew(token_from_id(data["drew"]))
@@ -564,7 +564,7 @@ class Rules(Game[State, Action]):
             return Pirate(bool(data["pirate"]))
         if data.get("reds") == "in":
             return RedsIn()
-        raise ValueError(data)
+        raise ActionDecodeError(f"not a KIKOI action: {data!r}"[:80])
 
 
 class _Work:

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, overload
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from .events import (
     BoardDealt,
@@ -554,4 +554,4 @@ class Kissa(Game[State, Action]):
             return StartPlay(int(data.get("first", 0)))
         if kind == "declare":
             return Declare()
-        raise ValueError(f"unknown action type {kind!r}")
+        raise ActionDecodeError(f"unknown action type {kind!r}"[:80])
