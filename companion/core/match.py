@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .game import Event, Game, IllegalAction, Outcome
+from .events import Event
+from .game import Game, IllegalAction, Outcome
 from .rng import Rng
 
 S = TypeVar("S")

@@ -122,8 +122,11 @@ def _medallion_taken(e: E.MedallionTaken, match: Match[Any, Any]) -> list[Uttera
 
 @narrates(E.RoundStarted)
 def _round_started(e: E.RoundStarted, match: Match[Any, Any]) -> list[Utterance]:
-    shows = e.shows
-    extra = [say("goodfortune.ends_show", left=charm_msg(shows[0]), right=charm_msg(shows[1]))] if shows else []
+    extra: list[Utterance] = []
+    if e.shows:  # GF_MATCH=domino_half: both ends show a charm
+        left, right = e.shows
+        assert left is not None and right is not None
+        extra.append(say("goodfortune.ends_show", left=charm_msg(left), right=charm_msg(right)))
     return [say("goodfortune.round_started", earcon="turn", round=e.round, player=who(match, e.holder),
                 face=face_msg(e.face), meaning=meaning_msg(e.face),
                 left=tile_msg(e.ends[0]), right=tile_msg(e.ends[1]),
