@@ -471,12 +471,14 @@ class KalikoUI(GameUI):
             counts[COLOURS[colour - 1]] += 1
         ends = [Msg("kaliko.end_count", colour=colour_msg(c), n=counts[c]) for c in COLOURS]
         out.append(_public("kaliko.board_ends", seat, n=sum(counts.values()), ends=ends))
+        from .events import TilesPlayed  # here, not with the imports: a local edit (issue #23)
+
         plays: list[Msg] = []
         for step in reversed(match.history):
             for ev in step.events:
-                if ev.type == "tiles_played":
-                    cells_msg = [cell_msg(*p["cell"]) for p in ev.data["placements"]]
-                    plays.append(Msg("kaliko.last_play", player=Raw(match.players[ev.data["seat"]]), cells=cells_msg))
+                if isinstance(ev, TilesPlayed):
+                    cells_msg = [cell_msg(*p["cell"]) for p in ev.placements]
+                    plays.append(Msg("kaliko.last_play", player=Raw(match.players[ev.seat]), cells=cells_msg))
             if len(plays) >= len(match.players):
                 break
         if plays:
