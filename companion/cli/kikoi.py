@@ -170,7 +170,7 @@ def _replay(path: str, options: dict[str, Any], as_json: bool) -> int:
             if not isinstance(rec, dict) or not isinstance(rec.get("action"), dict):
                 raise TypeError("a record is {\"seat\": n, \"action\": {...}}")
             seat = strict_int(rec.get("seat"), "seat", 0, len(players) - 1)
-            action = game.action_from_json(rec["action"])
+            action = game.decode_action(rec["action"])  # the one codec: ActionDecodeError, a ValueError
             match.play(seat, action)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             out = {"ok": False, "index": i, "seat": rec.get("seat") if isinstance(rec, dict) else None,
