@@ -13,7 +13,8 @@ from companion.core import GAMES, Bot, Game, GameSpec
 from companion.games.base import GameUI, Tokens
 
 # RULES: every game has these (docs/architecture.md, "How to add a game").
-COMMON = {"__init__.py", "rules.py", "notation.py", "commands.py", "phrases.py", "readings.py", "narration.py", "bot.py"}
+COMMON = {"__init__.py", "rules.py", "events.py", "notation.py", "commands.py", "phrases.py", "readings.py",
+          "narration.py", "bot.py"}
 # Beside them, each game's own modules (a new one is added here on purpose).
 OWN = {
     "kikoi": {"tokens.py", "reader.py"},

@@ -7,9 +7,31 @@ player also holds a secret lucky number dealt at set-up (to test hidden informat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+
+
+@dataclass(frozen=True)
+class SecretDealt(Event):
+    type: ClassVar[str] = "secret_dealt"
+    seat: int
+    secret: int
+
+
+@dataclass(frozen=True)
+class StonesTaken(Event):
+    type: ClassVar[str] = "stones_taken"
+    seat: int
+    n: int
+    left: int
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    scores: list[int]
+    winners: list[int]
 
 
 @dataclass(frozen=True)
@@ -33,7 +55,7 @@ class Nim(Game[State, Take]):
 
     def setup(self, n_players: int, rng: Rng) -> tuple[State, list[Event]]:
         secrets = tuple(1000 + rng.randrange(9000) for _ in range(n_players))
-        events = [Event("secret_dealt", {"seat": i, "secret": s}, to=(i,)) for i, s in enumerate(secrets)]
+        events = [SecretDealt(seat=i, secret=s, to=(i,)) for i, s in enumerate(secrets)]
         return State(self.config["pile"], 0, secrets), events
 
     def current_player(self, state: State) -> int | None:
@@ -52,9 +74,9 @@ class Nim(Game[State, Take]):
 
     def apply(self, state: State, player: int, action: Take, rng: Rng) -> tuple[State, list[Event]]:
         pile = state.pile - action.n
-        events = [Event("stones_taken", {"seat": player, "n": action.n, "left": pile})]
+        events = [StonesTaken(seat=player, n=action.n, left=pile)]
         if pile == 0:
-            events.append(Event("game_ended", {"scores": [int(i == player) for i in range(len(state.secrets))], "winners": [player]}))
+            events.append(GameEnded(scores=[int(i == player) for i in range(len(state.secrets))], winners=[player]))
             return State(0, player, state.secrets, player), events
         return State(pile, (player + 1) % len(state.secrets), state.secrets), events
 

@@ -107,6 +107,7 @@ def _token(text: str, as_json: bool) -> int:
 def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from companion.core import find
     from companion.games.kikoi.bot import BOTS
+    from companion.games.kikoi.events import GameEnded
     from companion.session.transcript import bot_game
 
     if not 1 <= args.games <= 10_000:
@@ -117,9 +118,10 @@ def _bots(args: argparse.Namespace, options: dict[str, Any]) -> int:
         raise ValueError(f"unknown bot {unknown[0]!r}; bots: {', '.join(BOTS)}")
     for seed in range(args.seed, args.seed + args.games):
         match, _ui = bot_game(find("kikoi"), seed, kinds, None, **options)
-        ended = match.events()[-1].data
-        rec = {"seed": seed, "bots": kinds, "scores": ended["scores"], "winners": ended["winners"],
-               "days": ended["days"], "reason": ended["reason"], "actions": len(match.history)}
+        ended = match.events()[-1]
+        assert isinstance(ended, GameEnded)
+        rec = {"seed": seed, "bots": kinds, "scores": ended.scores, "winners": ended.winners,
+               "days": ended.days, "reason": ended.reason, "actions": len(match.history)}
         if args.json:
             print(json.dumps(rec))
         else:
@@ -168,7 +170,7 @@ def _replay(path: str, options: dict[str, Any], as_json: bool) -> int:
             if not isinstance(rec, dict) or not isinstance(rec.get("action"), dict):
                 raise TypeError("a record is {\"seat\": n, \"action\": {...}}")
             seat = strict_int(rec.get("seat"), "seat", 0, len(players) - 1)
-            action = game.action_from_json(rec["action"])
+            action = game.decode_action(rec["action"])  # the one codec: ActionDecodeError, a ValueError
             match.play(seat, action)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             out = {"ok": False, "index": i, "seat": rec.get("seat") if isinstance(rec, dict) else None,

@@ -572,6 +572,7 @@ def open_saved_game(path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, di
 
 
 def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tuple[str, dict[str, Any]]]]:
+    from companion.core import ActionDecodeError
     from companion.saves import journal as jr
     from companion.saves.files import io_message_id
 
@@ -610,9 +611,9 @@ def _replay_saved(opened: Any, path: Path, lang: str) -> tuple[Any, Any, list[tu
     bad_moves: list[int] = []
     for i, rec in enumerate(c.actions):
         try:
-            seat = int(rec["seat"])
-            _replay_one(match, seat, jr.decode_action(game, rec["action"]), implied)
-        except (ValueError, IllegalAction, KeyError, IndexError, TypeError, AttributeError) as exc:
+            seat, action = jr.decode_move(game, rec)
+            _replay_one(match, seat, action, implied)
+        except (ActionDecodeError, IllegalAction) as exc:  # not a move of this game; a move refused here
             line = c.action_lines[i]
             if skipped or bad_moves:  # the moves after a line set aside do not follow without it
                 first = min(skipped + bad_moves)
@@ -678,7 +679,7 @@ def resume(args: argparse.Namespace) -> int:
     session.core.deal_waits = bool(unheard)  # the pages and terminals to come: play goes on once each can hear
     implied = _implied(entry, int(start.get("schema", 1)))
     for rec in c.actions:  # checked move by move when the save was opened
-        _replay_one(session.match, int(rec["seat"]), jr.decode_action(game, rec["action"]), implied)
+        _replay_one(session.match, *jr.decode_move(game, rec), implied)
     session.core.apply_settings(c.settings)  # « bref » said before the save was closed
     if args.verbosity:
         session.core.verbosity = _verbosity(args)  # asked for on this resume: it wins for the table

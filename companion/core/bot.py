@@ -5,7 +5,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from .game import Event, Game
+from .events import Event
+from .game import Game
 from .rng import Rng
 
 

@@ -8,41 +8,16 @@ boardgame.io's reducer). Randomness comes in through the `Rng` the match passes 
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from .events import Event
 from .rng import Rng
 
 S = TypeVar("S")  # a game's state type
 A = TypeVar("A")  # a game's action type
-
-PUBLIC = None  # Event.to value for something everyone at the table may hear
-
-
-@dataclass(frozen=True)
-class Event:
-    """A past-tense record of one change of state ("token_given", "game_ended").
-
-    `to` is None for a public event, or the tuple of seats allowed to learn of it
-    (a private draw, a secret KIPIRAT). Narration, sounds, logs and transcripts are all
-    views of events.
-    """
-
-    type: str
-    data: dict[str, Any] = field(default_factory=dict)
-    to: tuple[int, ...] | None = PUBLIC
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether `seat` (None: the whole table, i.e. public only) may learn of this event."""
-        return self.to is None or (seat is not None and seat in self.to)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, **self.data}
-        if self.to is not None:
-            out["to"] = list(self.to)
-        return out
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -50,6 +25,11 @@ class Outcome:
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+
+
+class ActionDecodeError(ValueError):
+    """A saved move that is not an action of this game (unknown, from a newer version, edited
+    by hand): the one error a game's action codec raises, which resume catches."""
 
 
 class IllegalAction(Exception):
@@ -179,4 +159,32 @@ class Game(ABC, Generic[S, A]):
     def action_to_json(self, action: A) -> Any: ...
 
     @abstractmethod
-    def action_from_json(self, data: Any) -> A: ...
+    def action_from_json(self, data: Any) -> A:
+        """The action of a saved move; ActionDecodeError (or any error: `decode_action` turns it
+        into one) when `data` is not one."""
+
+    # --- the action codec: the one place a saved move is read -----------------------------------
+    def encode_action(self, action: A) -> Any:
+        """An action's saved JSON form (the journal, `--json`, the reader's records)."""
+        return self.action_to_json(action)
+
+    def decode_action(self, data: Any) -> A:
+        """The action for a saved move, or ActionDecodeError — never another error, never a
+        different move: the action must encode back to exactly `data` (issue #23)."""
+        try:
+            action = self.action_from_json(data)
+            again = self.action_to_json(action)
+        except ActionDecodeError:
+            raise
+        except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as exc:
+            raise ActionDecodeError(f"{type(exc).__name__}: {exc}"[:80]) from None
+        if _canonical(again) != _canonical(data):
+            raise ActionDecodeError("not canonical")
+        return action
+
+
+def _canonical(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ActionDecodeError(f"not JSON: {type(exc).__name__}") from None

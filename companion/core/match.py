@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .game import Event, Game, IllegalAction, Outcome
+from .events import Event
+from .game import Game, IllegalAction, Outcome
 from .rng import Rng
 
 S = TypeVar("S")
@@ -113,6 +114,6 @@ class Match(Generic[S, A]):
         """Re-apply journaled actions from the set-up (resume); refuses a bad one."""
         for i, rec in enumerate(actions):
             try:
-                self.play(int(rec["seat"]), self.game.action_from_json(rec["action"]))
+                self.play(int(rec["seat"]), self.game.decode_action(rec["action"]))
             except IllegalAction as exc:
                 raise IllegalAction("replay_failed", index=i, reason=exc.code) from exc

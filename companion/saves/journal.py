@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
+from companion.core import ActionDecodeError, Game
 from companion.saves.files import fsync_dir, io_message_id, temp_beside
 
 VERSION = 2
@@ -750,21 +751,23 @@ def canonical(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def decode_action(game: Any, data: Any) -> Any:
-    """The game's action for a saved move, or ValueError when the record is not a move of this
-    game (unknown, a future version, a hand edit): one codec, one decode error, never a pass."""
-    try:
-        action = game.action_from_json(data)
-        again = game.action_to_json(action)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
-        raise ValueError(type(exc).__name__) from None
-    if canonical(json.loads(canonical(again))) != canonical(data):
-        raise ValueError("not canonical")
-    return action
+def decode_action(game: Game[Any, Any], data: Any) -> Any:
+    """The game's action for a saved move: its codec (`Game.decode_action`), whose one error,
+    ActionDecodeError, says the record is not a move of this game (unknown, a future version,
+    a hand edit) — never a pass, never another move."""
+    return game.decode_action(data)
+
+
+def decode_move(game: Game[Any, Any], rec: Any) -> tuple[int, Any]:
+    """A saved move record's seat and action, or ActionDecodeError: what resume replays."""
+    seat = rec.get("seat") if isinstance(rec, dict) else None
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        raise ActionDecodeError(f"seat {seat!r}"[:60])
+    return seat, game.decode_action(rec.get("action"))
 
 
 __all__ = [
     "KINDS", "READABLE", "VERSION", "Contents", "Journal", "JournalError", "JournalWriteError", "Opened",
-    "Problem", "Scan", "canonical", "contents", "decode_action", "default_dir", "latest", "new_path",
+    "Problem", "Scan", "canonical", "contents", "decode_action", "decode_move", "default_dir", "latest", "new_path",
     "open_resume", "options_of", "read", "records", "recover", "resolved_of", "rewrite", "scan",
 ]

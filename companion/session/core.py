@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.core import Bot, Event, IllegalAction, Match, fold
+from companion.core import Bot, Event, IllegalAction, Match, Undone, fold
 from companion.games.base import (
     Act,
     Answer,
@@ -793,7 +793,7 @@ class SessionCore:
             self._out.append(JournalUndo())
             if step.seat in humans:
                 break
-        self._out.append(Record((Event("undone", {"seat": step.seat}),)))
+        self._out.append(Record((Undone(seat=step.seat),)))
         self.tell("core.undone", None, Priority.MESSAGE, player=Raw(self.seats[step.seat].name))
         self.advance()
 

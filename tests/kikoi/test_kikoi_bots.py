@@ -67,9 +67,9 @@ def test_memory_bot_asks_where_a_token_must_be():
     k = mine[0] // 5
     wanted = next(t for t in range(k * 5, k * 5 + 5) if t not in mine)
     # C gave the wanted token to B earlier: the bot must ask B for it
-    from companion.core import Event
+    from companion.games.kikoi.events import Given
     from companion.games.kikoi.tokens import token_id
-    bot.observe([Event("given", {"giver": 2, "receiver": 1, "token": token_id(wanted), "kikonk": False})])
+    bot.observe([Given(giver=2, receiver=1, token=token_id(wanted), kikonk=False)])
     s = replace(m.state, boards=(m.state.boards[0], m.state.boards[1] + (wanted,), tuple(t for t in m.state.boards[2] if t != wanted)))
     assert bot.choose(s) == Ask(1, wanted)
 

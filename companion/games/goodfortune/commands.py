@@ -20,6 +20,7 @@ from companion.language.grammar import Grammar, Names
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
 from . import narration, readings
+from .events import TileDeclared
 from .phrases import GRAMMAR, vocabulary
 from .readings import Central, Collection, Deck, Discards, Line, Medallion, Options, Status, Where
 from .rules import HAND, Declare, GoodFortune, Place, Push, State
@@ -161,10 +162,10 @@ class GoodFortuneUI(GameUI):
     # --- speaking -----------------------------------------------------------------------------------------
     def narrate(self, event: Event, match: Match[Any, Any]) -> list[Utterance]:
         batch = self._batch(match)
-        if event.type == "tile_declared" and batch is not None and len(match.history) > batch.start:
+        if isinstance(event, TileDeclared) and batch is not None and len(match.history) > batch.start:
             if self._batch_next(match, batch) is not None:
                 return []  # said with the rest of the line
-            said = [e for step in match.history[batch.start:] for e in step.events if e.type == "tile_declared"]
+            said = [e for step in match.history[batch.start:] for e in step.events if isinstance(e, TileDeclared)]
             return narration.declared_together(said, match)
         return narration.narrate(event, match)
 

@@ -23,9 +23,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from .deck import DEFAULT, SYNTHETIC, Deck, synthetic
+from .events import (
+    CentralLineLaid,
+    GameEnded,
+    GameStarted,
+    LuckyLineDealt,
+    MedallionPassed,
+    MedallionTaken,
+    OrderDecided,
+    PlacementChoice,
+    RoundStarted,
+    TileDeclared,
+    TilePlaced,
+    TilePushed,
+)
 from .notation import parse_tile
 from .scoring import Breakdown, score
 from .tiles import FIRST, LAST, N_TILES, Tile
@@ -210,8 +224,8 @@ class GoodFortune(Game[State, Action]):
         base = State(
             self.deck.name, tiles, "declare", ((), ()), (), None, ((), ()), (), 1, 0, SMALL, (None, None), (), 0
         )
-        events = [Event("game_started", {"deck": self.deck.name, "physical": bool(self.config["physical"]),
-                                         "options": {k: v for k, v in self.config.items() if k != "deck"}})]
+        events: list[Event] = [GameStarted(deck=self.deck.name, physical=bool(self.config["physical"]),
+                                           options={k: v for k, v in self.config.items() if k != "deck"})]
         if self.config["physical"]:
             return base, events
         first = rng.randrange(2)  # GF-1: tiles 1 and 21 to the players at random
@@ -230,9 +244,9 @@ class GoodFortune(Game[State, Action]):
         first = 0 if FIRST in state.lines[0] else 1
         state = replace(state, phase="push", holder=first, face=SMALL, first_holder=first, round=1)
         for seat in (0, 1):
-            events.append(Event("lucky_line_dealt", {"seat": seat, "tiles": self._names(state, state.lines[seat])}))
-        events.append(Event("central_line_laid", {"tiles": self._names(state, state.central), "lefts": _opt_list(state.lefts)}))
-        events.append(Event("medallion_taken", {"seat": first, "face": SMALL, "tile": str(state.tile(FIRST))}))
+            events.append(LuckyLineDealt(seat=seat, tiles=self._names(state, state.lines[seat])))
+        events.append(CentralLineLaid(tiles=self._names(state, state.central), lefts=_opt_list(state.lefts)))
+        events.append(MedallionTaken(seat=first, face=SMALL, tile=str(state.tile(FIRST))))
         events.append(self._round_event(state))
         return state, events
 
@@ -241,9 +255,9 @@ class GoodFortune(Game[State, Action]):
         if state.lefts is not None:  # GF_MATCH=domino_half: the charms showing at the two ends
             shows = [exposed(state.tiles, state.central, state.lefts, LEFT),
                      exposed(state.tiles, state.central, state.lefts, RIGHT)]
-        return Event("round_started", {"round": state.round, "holder": state.holder, "face": state.face,
-                                       "ends": [str(state.tile(state.central[0])), str(state.tile(state.central[-1]))],
-                                       "shows": shows})
+        return RoundStarted(round=state.round, holder=state.holder, face=state.face,
+                            ends=[str(state.tile(state.central[0])), str(state.tile(state.central[-1]))],
+                            shows=shows)
 
     # --- turn order ---------------------------------------------------------------------------------
     def current_player(self, state: State) -> int | None:
@@ -359,14 +373,14 @@ class GoodFortune(Game[State, Action]):
             pushed = list(state.pushed)
             pushed[player] = action.number
             state = replace(state, lines=(lines[0], lines[1]), pushed=(pushed[0], pushed[1]))
-            events = [Event("tile_pushed", {"seat": player, "tile": str(state.tile(action.number)),
-                                            "round": state.round, "holder": player == state.holder})]
+            events: list[Event] = [TilePushed(seat=player, tile=str(state.tile(action.number)),
+                                              round=state.round, holder=player == state.holder)]
             if state.pushed[1 - player] is None:
                 return state, events
             first, second = placing_order(state.pushed, state.face)  # GF-7
-            events.append(Event("order_decided", {"face": state.face, "first": first, "second": second,
-                                                  "first_tile": str(state.tile(state.pushed[first] or 0)),
-                                                  "second_tile": str(state.tile(state.pushed[second] or 0))}))
+            events.append(OrderDecided(face=state.face, first=first, second=second,
+                                       first_tile=str(state.tile(state.pushed[first] or 0)),
+                                       second_tile=str(state.tile(state.pushed[second] or 0))))
             state = replace(state, order=(first, second), phase="place")
             return self._advance(state, events)
         assert isinstance(action, Place)
@@ -390,14 +404,14 @@ class GoodFortune(Game[State, Action]):
         pushed[seat] = None
         state = replace(state, central=central, lefts=lefts, collections=(cols[0], cols[1]), discarded=discarded,
                         pushed=(pushed[0], pushed[1]), order=state.order[1:])
-        events.append(Event("tile_placed", {
-            "seat": seat, "tile": str(state.tile(number)), "end": end, "outer": outer,
-            "against": str(state.tile(against)), "matched": list(opt.matched), "forced": forced,
-            "collected": str(state.tile(gone)) if opt.collects else None,
-            "discarded": None if opt.collects else str(state.tile(gone)),
-            "line": self._names(state, central), "lefts": _opt_list(lefts),
-            "score": self.breakdown(state, seat).total, "collection_size": len(cols[seat]),
-        }))
+        events.append(TilePlaced(
+            seat=seat, tile=str(state.tile(number)), end=end, outer=outer,
+            against=str(state.tile(against)), matched=list(opt.matched), forced=forced,
+            collected=str(state.tile(gone)) if opt.collects else None,
+            discarded=None if opt.collects else str(state.tile(gone)),
+            line=self._names(state, central), lefts=_opt_list(lefts),
+            score=self.breakdown(state, seat).total, collection_size=len(cols[seat]),
+        ))
         return state, events
 
     def _advance(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -410,23 +424,22 @@ class GoodFortune(Game[State, Action]):
             if len(opts) > 1:  # GFA-4: the owner chooses
                 choices = [{"end": o.end, "outer": o.outer, "collects": o.collects,
                             "gone": str(state.tile(state.central[-1 if o.end == LEFT else 0]))} for o in opts]
-                events.append(Event("placement_choice", {"seat": seat, "tile": str(state.tile(number)),
-                                                          "choices": choices}))
+                events.append(PlacementChoice(seat=seat, tile=str(state.tile(number)), choices=choices))
                 return replace(state, phase="place"), events
             state, events = self._place(state, seat, opts[0].end, opts[0].outer, forced=True, events=events)
         if state.round >= ROUNDS:  # GF-11
             state = replace(state, phase="over")
             out = self.outcome(state)
-            events.append(Event("game_ended", {
-                "scores": list(out.scores), "winners": list(out.winners),
-                "breakdowns": [self.breakdown_json(state, s) for s in (0, 1)],
-                "tiebreak": self.config["tiebreak"] if len(set(out.scores)) == 1 else None,
-                "central": self._names(state, state.central), "discarded": self._names(state, state.discarded),
-            }))
+            events.append(GameEnded(
+                scores=list(out.scores), winners=list(out.winners),
+                breakdowns=[self.breakdown_json(state, s) for s in (0, 1)],
+                tiebreak=self.config["tiebreak"] if len(set(out.scores)) == 1 else None,
+                central=self._names(state, state.central), discarded=self._names(state, state.discarded),
+            ))
             return state, events
         holder, face = next_medallion(state.holder, state.face, self.config["medallion"])  # GF-10
-        events.append(Event("medallion_passed", {"from": state.holder, "seat": holder, "face": face,
-                                                 "passed": holder != state.holder, "flipped": face != state.face}))
+        events.append(MedallionPassed(from_=state.holder, seat=holder, face=face,
+                                      passed=holder != state.holder, flipped=face != state.face))
         state = replace(state, phase="push", round=state.round + 1, holder=holder, face=face)
         events.append(self._round_event(state))
         return state, events
@@ -436,13 +449,12 @@ class GoodFortune(Game[State, Action]):
         if len(state.lines[0]) < HAND:
             line = tuple(sorted((*state.lines[0], n)))
             state = replace(state, lines=(line, ()))
-            events = [Event("tile_declared", {"zone": "line", "seat": 0, "tile": str(state.tile(n)), "count": len(line)})]
+            events: list[Event] = [TileDeclared(zone="line", seat=0, tile=str(state.tile(n)), count=len(line))]
         else:
             central = (*state.central, n)
             lefts = (*(state.lefts or ()), action.left or "") if self.domino_half else None
             state = replace(state, central=central, lefts=lefts)
-            events = [Event("tile_declared", {"zone": "central", "tile": str(state.tile(n)), "count": len(central),
-                                              "left": action.left})]
+            events = [TileDeclared(zone="central", tile=str(state.tile(n)), count=len(central), left=action.left)]
         if len(state.central) < 3:
             return state, events
         used = set(state.lines[0]) | set(state.central)
@@ -521,7 +533,9 @@ class GoodFortune(Game[State, Action]):
             return Push(int(data["push"]))
         if "place" in data:
             return Place(str(data["place"]), data.get("outer"))
-        return Declare(int(data["declare"]), data.get("left"))
+        if "declare" in data:
+            return Declare(int(data["declare"]), data.get("left"))
+        raise ActionDecodeError(f"not a Good Fortune action: {data!r}"[:80])
 
 
 def _opt_list(x: tuple[str, ...] | None) -> list[str] | None:

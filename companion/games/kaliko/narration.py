@@ -1,16 +1,19 @@
 """Kaliko events to utterances (message ids with parameters; no text here).
 
 Each play is narrated path by path ("ligne rouge : 6 segments, un croisement, fermée -
-18 points"). Narration reads only the event's data and the players' names.
+18 points"). Narration reads only the event's fields and the players' names; `NARRATORS` maps each
+event class to its narrator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.core import Event, Match
 from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, say
 
+from . import events as E
 from .notation import cell_msg, segment_msgs
 from .tiles import TILES
 
@@ -58,77 +61,127 @@ def _ordered_paths(paths: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(paths, key=lambda p: not p.get("main"))
 
 
-def played_utterance(d: dict[str, Any], player: Raw) -> Utterance:
+def played_utterance(e: E.TilesPlayed, player: Raw) -> Utterance:
     """A scoring play in one utterance: who, the points, where (every cell), the main path
     joined and the incidental ones, the player's total. Terse: "Paul 8 : 3h1, 3h2. blanche. Total 13."."""
-    paths = _ordered_paths(d["paths"])
+    paths = _ordered_paths(e.paths)
     parts: list[Msg] = [
         Msg(
             "kaliko.played",
             player=player,
-            n=len(d["placements"]),
-            score=d["score"],
-            cells=[cell_msg(*p["cell"]) for p in d["placements"]],
+            n=len(e.placements),
+            score=e.score,
+            cells=[cell_msg(*p["cell"]) for p in e.placements],
         )
     ]
     parts += [path_msg(p, line=True) for p in paths]
-    parts.append(Msg("kaliko.total", player=player, n=d["total"]))
+    parts.append(Msg("kaliko.total", player=player, n=e.total))
     return Utterance(tuple(parts), Priority.MESSAGE, "score")
 
 
+Narrator = Callable[[Any, Match[Any, Any]], list[Utterance]]
+# One narrator per event class of `events.py` (tests/test_events_typed.py checks that none is
+# missing, by walking the classes, not by playing).
+NARRATORS: dict[type[Event], Narrator] = {}
+
+
+def narrates(*kinds: type[Event]) -> Callable[[Narrator], Narrator]:
+    def register(fn: Narrator) -> Narrator:
+        for kind in kinds:
+            NARRATORS[kind] = fn
+        return fn
+    return register
+
+
 def narrate(event: Event, match: Match[Any, Any]) -> list[Utterance]:
-    d = event.data
-    names = match.players
+    """What the table (or, for a private event, its one player) hears of `event`."""
+    fn = NARRATORS.get(type(event))
+    return fn(event, match) if fn is not None else []
 
-    def who(seat: int) -> Raw:
-        return Raw(names[seat])
 
-    t = event.type
-    if t == "game_started" and d.get("physical"):
-        out = [say("kaliko.started_physical", players=d["players"], first=who(d["first"]))]
-        if d["start"] is not None:  # a chosen start tile (RULES K-4 variant)
-            out.append(say("kaliko.start_tile", tile=tile_msg(d["start"]["tile"]), number=d["start"]["number"]))
+def who(match: Match[Any, Any], seat: int) -> Raw:
+    return Raw(match.players[seat])
+
+
+@narrates(E.GameStarted)
+def _started(e: E.GameStarted, match: Match[Any, Any]) -> list[Utterance]:
+    if e.physical:
+        out = [say("kaliko.started_physical", players=e.players, first=who(match, e.first))]
+        if e.start is not None:  # a chosen start tile (RULES K-4 variant)
+            out.append(say("kaliko.start_tile", tile=tile_msg(e.start["tile"]), number=e.start["number"]))
         return out
-    if t == "start_told":  # physical table: the start tile laid at the centre (RULES K-4)
-        return [say("kaliko.start_tile", tile=tile_msg(d["tile"]), number=d["number"])]
-    if t == "tiles_told":  # physical table: the tiles told, read back to their owner alone
-        first = d.get("first", 1)
-        return [say("kaliko.told", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"], first))]
-    if t == "tiles_returned":  # physical table: an exchange's old tiles go back, after the draw (K-7)
-        return [say("kaliko.returned", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
-    if t == "game_started":
-        start = d["start"]
-        return [
-            say("kaliko.started", players=d["players"], bag=d["bag"], first=who(d["first"])),
-            say("kaliko.start_tile", tile=tile_msg(start["tile"]), number=start["number"]),
-        ]
-    # Tiles coming into a hand are announced as a count ("main" reads them), by their hand
-    # positions; only the verbose forms list them (the {tiles} parameter).
-    if t == "hand_dealt":
-        return [say("kaliko.hand_dealt", to=d["seat"], earcon="private", n=len(d["tiles"]), tiles=hand_list(d["tiles"]))]
-    if t == "tiles_played":
-        return [played_utterance(d, who(d["seat"]))]
-    if t == "tiles_drawn":
-        # terse: the bag on request (« sac »): a routine draw is not news (#29)
-        return [say("kaliko.drawn", earcon="draw", least=Verbosity.NORMAL, player=who(d["seat"]), n=d["n"], bag=d["bag"])]
-    if t == "tiles_drawn_private":
-        first = d.get("first", 1)
-        return [say("kaliko.you_drew", to=d["seat"], earcon="private", n=len(d["tiles"]), first=first,
-                    tiles=hand_list(d["tiles"], first))]
-    if t == "tiles_exchanged":
-        return [say("kaliko.exchanged", earcon="draw", player=who(d["seat"]), n=d["n"], bag=d["bag"])]
-    if t == "exchange_drawn":
-        first = d.get("first", 1)
-        return [say("kaliko.exchange_private", to=d["seat"], earcon="private", n=len(d["drawn"]), first=first,
-                    tiles=hand_list(d["drawn"], first))]
-    if t == "passed":
-        return [say("kaliko.passed", player=who(d["seat"]), n=d["passes"])]
-    if t == "game_ended":
-        scores = [Msg("kaliko.player_score", player=who(i), n=s) for i, s in enumerate(d["scores"])]
-        winners = [who(i) for i in d["winners"]]
-        reason = Msg(f"kaliko.end.{d.get('reason') or 'all_passed'}")
-        return [
-            say("kaliko.ended", priority=Priority.IMPORTANT, earcon="end", reason=reason, scores=scores,
-                winners=winners, n=len(winners))
-        ]
-    return []
+    start = e.start
+    assert start is not None
+    return [
+        say("kaliko.started", players=e.players, bag=e.bag, first=who(match, e.first)),
+        say("kaliko.start_tile", tile=tile_msg(start["tile"]), number=start["number"]),
+    ]
+
+
+@narrates(E.StartTold)
+def _start_told(e: E.StartTold, match: Match[Any, Any]) -> list[Utterance]:
+    # physical table: the start tile laid at the centre (RULES K-4)
+    return [say("kaliko.start_tile", tile=tile_msg(e.tile), number=e.number)]
+
+
+@narrates(E.TilesTold)
+def _told(e: E.TilesTold, match: Match[Any, Any]) -> list[Utterance]:
+    # physical table: the tiles told, read back to their owner alone
+    return [say("kaliko.told", to=e.seat, earcon="private", n=len(e.tiles), tiles=hand_list(e.tiles, e.first))]
+
+
+@narrates(E.TilesReturned)
+def _returned(e: E.TilesReturned, match: Match[Any, Any]) -> list[Utterance]:
+    # physical table: an exchange's old tiles go back, after the draw (K-7)
+    return [say("kaliko.returned", player=who(match, e.seat), n=e.n, bag=e.bag)]
+
+
+# Tiles coming into a hand are announced as a count ("main" reads them), by their hand
+# positions; only the verbose forms list them (the {tiles} parameter).
+@narrates(E.HandDealt)
+def _hand_dealt(e: E.HandDealt, match: Match[Any, Any]) -> list[Utterance]:
+    return [say("kaliko.hand_dealt", to=e.seat, earcon="private", n=len(e.tiles), tiles=hand_list(e.tiles))]
+
+
+@narrates(E.TilesPlayed)
+def _played(e: E.TilesPlayed, match: Match[Any, Any]) -> list[Utterance]:
+    return [played_utterance(e, who(match, e.seat))]
+
+
+@narrates(E.TilesDrawn)
+def _drawn(e: E.TilesDrawn, match: Match[Any, Any]) -> list[Utterance]:
+    # terse: the bag on request (« sac »): a routine draw is not news (#29)
+    return [say("kaliko.drawn", earcon="draw", least=Verbosity.NORMAL, player=who(match, e.seat), n=e.n, bag=e.bag)]
+
+
+@narrates(E.TilesDrawnPrivate)
+def _you_drew(e: E.TilesDrawnPrivate, match: Match[Any, Any]) -> list[Utterance]:
+    return [say("kaliko.you_drew", to=e.seat, earcon="private", n=len(e.tiles), first=e.first,
+                tiles=hand_list(e.tiles, e.first))]
+
+
+@narrates(E.TilesExchanged)
+def _exchanged(e: E.TilesExchanged, match: Match[Any, Any]) -> list[Utterance]:
+    return [say("kaliko.exchanged", earcon="draw", player=who(match, e.seat), n=e.n, bag=e.bag)]
+
+
+@narrates(E.ExchangeDrawn)
+def _exchange_drawn(e: E.ExchangeDrawn, match: Match[Any, Any]) -> list[Utterance]:
+    return [say("kaliko.exchange_private", to=e.seat, earcon="private", n=len(e.drawn), first=e.first,
+                tiles=hand_list(e.drawn, e.first))]
+
+
+@narrates(E.Passed)
+def _passed(e: E.Passed, match: Match[Any, Any]) -> list[Utterance]:
+    return [say("kaliko.passed", player=who(match, e.seat), n=e.passes)]
+
+
+@narrates(E.GameEnded)
+def _ended(e: E.GameEnded, match: Match[Any, Any]) -> list[Utterance]:
+    scores = [Msg("kaliko.player_score", player=who(match, i), n=s) for i, s in enumerate(e.scores)]
+    winners = [who(match, i) for i in e.winners]
+    reason = Msg(f"kaliko.end.{e.reason or 'all_passed'}")
+    return [
+        say("kaliko.ended", priority=Priority.IMPORTANT, earcon="end", reason=reason, scores=scores,
+            winners=winners, n=len(winners))
+    ]

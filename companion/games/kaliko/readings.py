@@ -38,6 +38,7 @@ from .draft import (
     public,
     verdict_report,
 )
+from .events import TilesPlayed
 from .finder import constraints_key, open_ends
 from .narration import crossings_msg, path_msg, tile_msg
 from .notation import cell_msg, cell_steps, cell_text, clock, colour_msg, edge_of_clock
@@ -376,9 +377,9 @@ def _board_summary(match: Match[Any, Any]) -> list[Utterance]:
     plays: list[Msg] = []
     for step in reversed(match.history):
         for ev in step.events:
-            if ev.type == "tiles_played":
-                plays.append(Msg("kaliko.last_play", player=Raw(match.players[ev.data["seat"]]),
-                                 cells=[cell_msg(*p["cell"]) for p in ev.data["placements"]]))
+            if isinstance(ev, TilesPlayed):
+                plays.append(Msg("kaliko.last_play", player=Raw(match.players[ev.seat]),
+                                 cells=[cell_msg(*p["cell"]) for p in ev.placements]))
         if len(plays) >= len(match.players):
             break
     if plays:

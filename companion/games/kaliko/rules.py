@@ -34,9 +34,23 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
 from . import scoring
+from .events import (
+    ExchangeDrawn,
+    GameEnded,
+    GameStarted,
+    HandDealt,
+    Passed,
+    StartTold,
+    TilesDrawn,
+    TilesDrawnPrivate,
+    TilesExchanged,
+    TilesPlayed,
+    TilesReturned,
+    TilesTold,
+)
 from .finder import all_plays
 from .tiles import (
     NUMBER,
@@ -173,19 +187,16 @@ class Kaliko(Game[State, Action]):
             scores=tuple(0 for _ in range(n_players)),
             turn=first,
         )
-        events = [
-            Event(
-                "game_started",
-                {
-                    "players": n_players,
-                    "start": {"cell": [0, 0], "tile": TILES[start - 1], "number": start},
-                    "first": first,
-                    "bag": len(bag),
-                },
+        events: list[Event] = [
+            GameStarted(
+                players=n_players,
+                start={"cell": [0, 0], "tile": TILES[start - 1], "number": start},
+                first=first,
+                bag=len(bag),
             )
         ]
         for seat, hand in enumerate(hands):
-            events.append(Event("hand_dealt", {"seat": seat, "tiles": list(hand)}, to=(seat,)))
+            events.append(HandDealt(seat=seat, tiles=list(hand), to=(seat,)))
         return state, events
 
     def _setup_physical(self, n_players: int, rng: Rng) -> tuple[State, list[Event]]:
@@ -208,8 +219,7 @@ class Kaliko(Game[State, Action]):
             owed=1 if chosen is None else min(self.config["hand_size"], len(bag)),
         )
         start = None if chosen is None else {"cell": [0, 0], "tile": TILES[chosen - 1], "number": chosen}
-        return state, [Event("game_started", {"players": n_players, "start": start, "first": first,
-                                              "bag": len(bag), "physical": True})]
+        return state, [GameStarted(players=n_players, start=start, first=first, bag=len(bag), physical=True)]
 
     def current_player(self, state: State) -> int | None:
         return None if state.over else state.turn
@@ -336,14 +346,14 @@ class Kaliko(Game[State, Action]):
         events: list[Event] = []
         if isinstance(action, Pass):
             passes += 1
-            events.append(Event("passed", {"seat": player, "passes": passes}))
+            events.append(Passed(seat=player, passes=passes))
         elif isinstance(action, Exchange) and self.config["physical"]:
             # RULES K-7 at a real table: the returned tiles wait aside while the new ones are
             # drawn and told (draw first); they go back into the bag once all are told.
             for t in action.tiles:
                 hands[player].remove(t)
             passes = passes + 1 if self.config["exchange_counts_as_pass"] else 0
-            events.append(Event("tiles_exchanged", {"seat": player, "n": len(action.tiles), "bag": len(bag)}))
+            events.append(TilesExchanged(seat=player, n=len(action.tiles), bag=len(bag)))
             new = replace(state, hands=tuple(tuple(h) for h in hands), passes=passes, phase=DRAW,
                           owed=len(action.tiles), returning=tuple(sorted(action.tiles)))
             return new, events
@@ -358,13 +368,12 @@ class Kaliko(Game[State, Action]):
                 passes += 1
             else:
                 passes = 0  # RULES K-21 DEFAULT: an exchange resets the run of passes
-            events.append(Event("tiles_exchanged", {"seat": player, "n": len(action.tiles), "bag": len(bag)}))
+            events.append(TilesExchanged(seat=player, n=len(action.tiles), bag=len(bag)))
             events.append(
-                Event(
-                    "exchange_drawn",
-                    # "first": the hand position of the first tile drawn (they go at the end)
-                    {"seat": player, "returned": list(action.tiles), "drawn": drawn,
-                     "first": len(hands[player]) - len(drawn) + 1},
+                ExchangeDrawn(
+                    # first: the hand position of the first tile drawn (they go at the end)
+                    seat=player, returned=list(action.tiles), drawn=drawn,
+                    first=len(hands[player]) - len(drawn) + 1,
                     to=(player,),
                 )
             )
@@ -377,18 +386,15 @@ class Kaliko(Game[State, Action]):
             scores[player] += verdict.score  # RULES K-18
             passes = 0
             events.append(
-                Event(
-                    "tiles_played",
-                    {
-                        "seat": player,
-                        "placements": [
-                            {"cell": [q, r], "tile": t, "number": NUMBER[identity(t)]}
-                            for q, r, t in action.placements
-                        ],
-                        "score": verdict.score,
-                        "paths": [_path_json(p) for p in verdict.paths],
-                        "total": scores[player],
-                    },
+                TilesPlayed(
+                    seat=player,
+                    placements=[
+                        {"cell": [q, r], "tile": t, "number": NUMBER[identity(t)]}
+                        for q, r, t in action.placements
+                    ],
+                    score=verdict.score,
+                    paths=[_path_json(p) for p in verdict.paths],
+                    total=scores[player],
                 )
             )
             want = self.config["hand_size"] - len(hands[player])
@@ -400,15 +406,9 @@ class Kaliko(Game[State, Action]):
             drawn = [] if self.config["physical"] else _draw(bag, want, rng)  # RULES K-19: refill while the bag has tiles
             hands[player].extend(drawn)
             if drawn:
+                events.append(TilesDrawn(seat=player, n=len(drawn), bag=len(bag)))
                 events.append(
-                    Event("tiles_drawn", {"seat": player, "n": len(drawn), "bag": len(bag)})
-                )
-                events.append(
-                    Event(
-                        "tiles_drawn_private",
-                        {"seat": player, "tiles": drawn, "first": len(hands[player]) - len(drawn) + 1},
-                        to=(player,),
-                    )
+                    TilesDrawnPrivate(seat=player, tiles=drawn, first=len(hands[player]) - len(drawn) + 1, to=(player,))
                 )
         over, reason = False, None
         if isinstance(action, Play) and not hands[player] and not bag:
@@ -428,14 +428,11 @@ class Kaliko(Game[State, Action]):
         if over:
             out = self.outcome(new)
             events.append(
-                Event(
-                    "game_ended",
-                    {
-                        "scores": list(out.scores),
-                        "winners": list(out.winners),
-                        "reason": reason,
-                        "penalties": self._penalties(new),
-                    },
+                GameEnded(
+                    scores=list(out.scores),
+                    winners=list(out.winners),
+                    reason=reason,
+                    penalties=self._penalties(new),
                 )
             )
         return new, events
@@ -446,16 +443,15 @@ class Kaliko(Game[State, Action]):
         events: list[Event] = []
         if state.phase == START:  # RULES K-4: the start tile, laid at the centre, seen by all
             t = action.tiles[0]
-            events.append(Event("start_told", {"tile": TILES[t - 1], "number": t, "bag": len(bag)}))
+            events.append(StartTold(tile=TILES[t - 1], number=t, bag=len(bag)))
             owed = min(self.config["hand_size"], len(bag))
             return replace(state, board=((0, 0, TILES[t - 1]),), bag=tuple(bag), phase=DEAL, owed=owed), events
         hands = [list(h) for h in state.hands]
         hands[player].extend(action.tiles)
         owed = state.owed - len(action.tiles)
-        events.append(Event("tiles_drawn", {"seat": player, "n": len(action.tiles), "bag": len(bag), "left": owed}))
-        events.append(Event("tiles_told", {"seat": player, "tiles": list(action.tiles),
-                                           "first": len(hands[player]) - len(action.tiles) + 1},
-                            to=(player,)))
+        events.append(TilesDrawn(seat=player, n=len(action.tiles), bag=len(bag), left=owed))
+        events.append(TilesTold(seat=player, tiles=list(action.tiles), first=len(hands[player]) - len(action.tiles) + 1,
+                                to=(player,)))
         new = replace(state, bag=tuple(bag), hands=tuple(tuple(h) for h in hands), owed=owed)
         if owed:
             return new, events
@@ -468,15 +464,15 @@ class Kaliko(Game[State, Action]):
         # the draw of a play (K-19) or an exchange (K-7: the returned tiles go back now)
         new = replace(new, bag=tuple(sorted(bag + list(state.returning))), returning=(), phase=PLAY)
         if state.returning:
-            events.append(Event("tiles_returned", {"seat": player, "n": len(state.returning), "bag": len(new.bag)}))
+            events.append(TilesReturned(seat=player, n=len(state.returning), bag=len(new.bag)))
         if state.passes >= n:  # RULES K-21 (an exchange counted as a pass by the variant)
             return self._ended(replace(new, over=True, end_reason="all_passed"), events)
         return replace(new, turn=(player + 1) % n), events
 
     def _ended(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
         out = self.outcome(state)
-        events.append(Event("game_ended", {"scores": list(out.scores), "winners": list(out.winners),
-                                           "reason": state.end_reason, "penalties": self._penalties(state)}))
+        events.append(GameEnded(scores=list(out.scores), winners=list(out.winners), reason=state.end_reason,
+                                penalties=self._penalties(state)))
         return state, events
 
     # --- end ------------------------------------------------------------------------------------
@@ -563,7 +559,7 @@ class Kaliko(Game[State, Action]):
             return Drew(tuple(int(t) for t in data["drew"]))
         if data.get("pass") is True:
             return Pass()
-        raise ValueError(f"not a Kaliko action: {data!r}")  # never silently a pass (issue #11)
+        raise ActionDecodeError(f"not a Kaliko action: {data!r}"[:80])  # never silently a pass (issue #11)
 
 
 def _draw(bag: list[int], k: int, rng: Rng) -> list[int]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.core import Bot, Event, Game, RandomBot, Rng
 
+from . import events as E
 from .rules import ALL, Ask, Pirate
 from .tokens import N_WHITE, kikoi_of, row_counts, token_from_id
 
@@ -32,51 +33,49 @@ class MemoryBot(Bot):
     # --- memory ------------------------------------------------------------------------------------
     def observe(self, events: list[Event]) -> None:
         for ev in events:
-            d = ev.data
-            kind = ev.type
-            if kind == "game_started":
-                self.n = d["players"]
+            if isinstance(ev, E.GameStarted):
+                self.n = ev.players
                 self.kikoi_at = [set() for _ in range(self.n)]
-            elif kind == "asked" or kind == "kikonk_asked":
-                t = token_from_id(d["token"])
-                asker = d["asker"]
+            elif isinstance(ev, (E.Asked, E.KikonkAsked)):
+                t = token_from_id(ev.token)
+                asker = ev.asker
                 self.last_ask = (asker, t)
                 self._lacks(asker, t)
                 self.kikoi_at[asker].add(kikoi_of(t))
-            elif kind == "refused":
-                self._lacks(d["target"], token_from_id(d["token"]))
-            elif kind == "refused_completed":
-                t = token_from_id(d["token"])
-                self.has[t] = d["target"]
+            elif isinstance(ev, E.Refused):
+                self._lacks(ev.target, token_from_id(ev.token))
+            elif isinstance(ev, E.RefusedCompleted):
+                t = token_from_id(ev.token)
+                self.has[t] = ev.target
                 self.done.add(kikoi_of(t))
-            elif kind == "kikonk_failed" and d.get("token"):
-                t = token_from_id(d["token"])
+            elif isinstance(ev, E.KikonkFailed) and ev.token:
+                t = token_from_id(ev.token)
                 for s in range(self.n):
-                    if s != d["asker"]:
+                    if s != ev.asker:
                         self._lacks(s, t)
-            elif kind == "given":
-                t = token_from_id(d["token"])
-                self.has[t] = d["receiver"]
-                self.kikoi_at[d["receiver"]].add(kikoi_of(t))
-            elif kind == "stolen":
-                t = token_from_id(d["token"])
-                self.has[t] = d["pirate"]
-                self.lacks[t].discard(d["pirate"])
-            elif kind == "good_draw":
-                if self.last_ask is not None and self.last_ask[0] == d["seat"]:
+            elif isinstance(ev, E.Given):
+                t = token_from_id(ev.token)
+                self.has[t] = ev.receiver
+                self.kikoi_at[ev.receiver].add(kikoi_of(t))
+            elif isinstance(ev, E.Stolen):
+                t = token_from_id(ev.token)
+                self.has[t] = ev.pirate
+                self.lacks[t].discard(ev.pirate)
+            elif isinstance(ev, E.GoodDraw):
+                if self.last_ask is not None and self.last_ask[0] == ev.seat:
                     t = self.last_ask[1]
                     if self.game.config["good_draw"] == "exact":
-                        self.has[t] = d["seat"]
-                        self.lacks[t].discard(d["seat"])
-                self._drew(d["seat"])
-            elif kind in ("bad_draw", "drew_blind"):
-                self._drew(d["seat"])
-            elif kind == "day_completed":
-                k = ["kimouss", "kigratt", "kigliss", "kiboss", "kiboucle"].index(d["kikoi"])
+                        self.has[t] = ev.seat
+                        self.lacks[t].discard(ev.seat)
+                self._drew(ev.seat)
+            elif isinstance(ev, (E.BadDraw, E.DrewBlind)):
+                self._drew(ev.seat)
+            elif isinstance(ev, E.DayCompleted):
+                k = ["kimouss", "kigratt", "kigliss", "kiboss", "kiboucle"].index(ev.kikoi)
                 self.done.add(k)
                 for t in range(k * 5, k * 5 + 5):
-                    self.has[t] = d["seat"]
-            elif kind == "boards_rotated":
+                    self.has[t] = ev.seat
+            elif isinstance(ev, E.BoardsRotated):
                 n = self.n
                 self.has = {t: (s + 1) % n for t, s in self.has.items()}
                 self.lacks = {t: {(s + 1) % n for s in ss} for t, ss in self.lacks.items()}

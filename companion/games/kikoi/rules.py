@@ -37,8 +37,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
+from .events import (
+    Asked,
+    BadDraw,
+    BagEmptied,
+    BagEmptyNoDraw,
+    BoardReceived,
+    BoardsRotated,
+    DayCompleted,
+    DealDone,
+    DrewBlind,
+    GameEnded,
+    GameStarted,
+    Given,
+    GoodDraw,
+    KikonkAsked,
+    KikonkDrawn,
+    KikonkFailed,
+    KipiratDrawn,
+    KitournDrawn,
+    Passed,
+    PlayAgain,
+    RedsDue,
+    RedsPutIn,
+    Refused,
+    RefusedCompleted,
+    Stolen,
+    TokenDealt,
+    TokenDrawn,
+    TokensDealt,
+    TurnBegan,
+    TurnLost,
+)
 from .tokens import (
     KIKONK,
     KIPIRAT,
@@ -182,9 +214,8 @@ class Rules(Game[State, Action]):
         k = self.deal_size(n)
         # RULES KI-1: the red tokens are out of the bag during the deal.
         red_out = () if self.config["red_tokens"] else (KIKONK, KITOURN, KIPIRAT)
-        start = Event("game_started", {"players": n, "deal": k, "first": first,
-                                       "red_tokens": bool(self.config["red_tokens"]),
-                                       "physical": bool(self.config["physical"])})
+        start = GameStarted(players=n, deal=k, first=first, red_tokens=bool(self.config["red_tokens"]),
+                            physical=bool(self.config["physical"]))
         if self.config["physical"]:
             # RULES KI-1: the red tokens wait outside the bag until the deal is done.
             state = State(n, tuple(() for _ in range(n)), WHITE, (KIKONK, KITOURN, KIPIRAT), None,
@@ -198,11 +229,10 @@ class Rules(Game[State, Action]):
         # RULES KI-3: the red tokens go into the bag after the deal.
         if self.config["red_tokens"]:
             rest += [KIKONK, KITOURN, KIPIRAT]
-        events = [start]
-        events += [Event("tokens_dealt", {"seat": i, "tokens": [token_id(t) for t in b]}, to=(i,))
-                   for i, b in enumerate(boards)]
+        events: list[Event] = [start]
+        events += [TokensDealt(seat=i, tokens=[token_id(t) for t in b], to=(i,)) for i, b in enumerate(boards)]
         state = State(n, tuple(boards), tuple(sorted(rest)), red_out, None, first, first, ASK, first)
-        events += [Event("deal_done", {"bag": len(state.bag)}), Event("turn_began", {"seat": first})]
+        events += [DealDone(bag=len(state.bag)), TurnBegan(seat=first)]
         return state, events
 
     def current_player(self, state: State) -> int | None:
@@ -362,9 +392,9 @@ class Rules(Game[State, Action]):
         else:
             assert isinstance(action, Pass)
             if phase == KIKONK_ASK:
-                w.ev("kikonk_failed", asker=player, token=None)
+                w.ev(KikonkFailed(asker=player, token=None))
             else:
-                w.ev("passed", seat=player)
+                w.ev(Passed(seat=player))
             w.end_turn()
         return w.freeze(), w.events
 
@@ -522,7 +552,7 @@ class Rules(Game[State, Action]):
             return Ask(ALL if target == "all" else int(target), token_from_id(data["token"]))
         if "reply" in data:
             if data["reply"] not in ("give", "refuse"):
-                raise ValueError(data["reply"])
+                raise ActionDecodeError(f"reply {data['reply']!r}")
             return Reply(data["reply"] == "give")
         if "drew" in data:
             return Drew(token_from_id(data["drew"]))
@@ -534,7 +564,7 @@ class Rules(Game[State, Action]):
             return Pirate(bool(data["pirate"]))
         if data.get("reds") == "in":
             return RedsIn()
-        raise ValueError(data)
+        raise ActionDecodeError(f"not a KIKOI action: {data!r}"[:80])
 
 
 class _Work:
@@ -562,8 +592,8 @@ class _Work:
         self.reason = s.reason
         self.events: list[Event] = []
 
-    def ev(self, type_: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
-        self.events.append(Event(type_, data, to))
+    def ev(self, event: Event) -> None:
+        self.events.append(event)
 
     def freeze(self) -> State:
         return State(
@@ -576,14 +606,14 @@ class _Work:
     def take_from_bag(self, token: int) -> None:
         self.bag.remove(token)
         if not self.bag and self.phase != DEAL:
-            self.ev("bag_emptied")
+            self.ev(BagEmptied())
 
     def place(self, seat: int, token: int) -> None:
         """Put a white token on a board; announce a completed day once (RULES KI-8)."""
         self.boards[seat].add(token)
         k = kikoi_of(token)
         if row_counts(self.boards[seat])[k] == 5:
-            self.ev("day_completed", seat=seat, kikoi=token_id(k * 5).split("-")[0])
+            self.ev(DayCompleted(seat=seat, kikoi=token_id(k * 5).split("-")[0]))
             # RULES KIA-2: the game ends when all five days are complete.
             if sum(len(completed(b)) for b in self.boards) == 5:
                 self.finish("all_days")
@@ -596,9 +626,9 @@ class _Work:
         boards = [tuple(sorted(b)) for b in self.boards]
         scores = [len(completed(b)) for b in boards]
         best = max(scores)
-        self.ev("game_ended", scores=scores, winners=[i for i, s in enumerate(scores) if s == best],
+        self.ev(GameEnded(scores=scores, winners=[i for i, s in enumerate(scores) if s == best],
                 days=[[token_id(k * 5).split("-")[0] for k in completed(b)] for b in boards],
-                reason=reason)
+                reason=reason))
 
     def play_again(self) -> None:
         """The asker keeps the turn (RULES KI-6, KI-7 bonne pioche, KI-9)."""
@@ -607,7 +637,7 @@ class _Work:
         self.phase = ASK
         self.actor = self.turn
         self.request = None
-        self.ev("play_again", seat=self.turn)
+        self.ev(PlayAgain(seat=self.turn))
 
     def end_turn(self, nxt: int | None = None) -> None:
         """The turn passes left (RULES KI-4), after the end checks of KIA-2."""
@@ -632,14 +662,14 @@ class _Work:
         self.moved = False
         self.turn = self.actor = nxt
         self.phase = ASK
-        self.ev("turn_began", seat=nxt)
+        self.ev(TurnBegan(seat=nxt))
 
     # --- actions -----------------------------------------------------------------------------------
     def deal(self, seat: int, token: int) -> None:
         """Physical table: `seat` tells a token dealt to them (RULES KI-2)."""
         self.bag.remove(token)
         self.boards[seat].add(token)
-        self.ev("token_dealt", to=(seat,), seat=seat, token=token_id(token))
+        self.ev(TokenDealt(to=(seat,), seat=seat, token=token_id(token)))
         self.deal_left -= 1
         if self.deal_left == 0:
             self.queue.pop(0)
@@ -652,7 +682,7 @@ class _Work:
             # does it and says « prêt » (RedsIn).
             self.phase = REDS
             self.actor = self.s.first
-            self.ev("reds_due", seat=self.s.first)
+            self.ev(RedsDue(seat=self.s.first))
             return
         self.start_play()
 
@@ -660,19 +690,19 @@ class _Work:
         """Physical table: the red tokens are in the bag (RULES KI-3); play begins (KI-4)."""
         self.bag += [KIKONK, KITOURN, KIPIRAT]
         self.out = []
-        self.ev("reds_in")
+        self.ev(RedsPutIn())
         self.start_play()
 
     def start_play(self) -> None:
         self.phase = ASK
         self.turn = self.actor = self.s.first
-        self.ev("deal_done", bag=len(self.bag))
-        self.ev("turn_began", seat=self.turn)
+        self.ev(DealDone(bag=len(self.bag)))
+        self.ev(TurnBegan(seat=self.turn))
 
     def ask(self, asker: int, target: int | None, token: int) -> None:
         if target is ALL:
             # RULES KI-9: the KIKONK request goes to everyone at once.
-            self.ev("kikonk_asked", asker=asker, token=token_id(token))
+            self.ev(KikonkAsked(asker=asker, token=token_id(token)))
             self.request = (asker, -1, token)
             others = [(asker + i) % self.n for i in range(1, self.n)]
             if self.cfg["physical"]:
@@ -686,11 +716,11 @@ class _Work:
                         self.give(s, asker, token, kikonk=True)
                         return
             # RULES KIA-7: nobody gives it: the turn ends, no draw.
-            self.ev("kikonk_failed", asker=asker, token=token_id(token))
+            self.ev(KikonkFailed(asker=asker, token=token_id(token)))
             self.end_turn()
             return
         # RULES KI-5: the request is said aloud.
-        self.ev("asked", asker=asker, target=target, token=token_id(token))
+        self.ev(Asked(asker=asker, target=target, token=token_id(token)))
         self.request = (asker, target, token)
         if self.cfg["physical"]:
             self.phase = ANSWER
@@ -712,7 +742,7 @@ class _Work:
             if self.queue:
                 self.actor = self.queue[0]
                 return
-            self.ev("kikonk_failed", asker=asker, token=token_id(token))
+            self.ev(KikonkFailed(asker=asker, token=token_id(token)))
             self.end_turn()
             return
         if give:
@@ -720,20 +750,20 @@ class _Work:
             return
         if token in self.boards[seat]:
             # RULES KI-8, KIA-4: a completed day's token is refused; the asker loses the turn.
-            self.ev("refused_completed", asker=asker, target=seat, token=token_id(token),
-                    kikoi=token_id(kikoi_of(token) * 5).split("-")[0])
+            self.ev(RefusedCompleted(asker=asker, target=seat, token=token_id(token),
+                    kikoi=token_id(kikoi_of(token) * 5).split("-")[0]))
             if self.cfg["completed_ask"] == "lose_turn":
-                self.ev("turn_lost", seat=asker)
+                self.ev(TurnLost(seat=asker))
                 self.end_turn()
                 return
         else:
-            self.ev("refused", asker=asker, target=seat, token=token_id(token))
+            self.ev(Refused(asker=asker, target=seat, token=token_id(token)))
         self.miss()
 
     def miss(self) -> None:
         """A refused request: the asker draws (RULES KI-7), or the turn passes (KIA-6)."""
         if not self.bag:
-            self.ev("bag_empty_no_draw", seat=self.turn)
+            self.ev(BagEmptyNoDraw(seat=self.turn))
             self.end_turn()
             return
         if self.cfg["physical"]:
@@ -751,7 +781,7 @@ class _Work:
         if token == KIKONK:
             # RULES KI-9: asked at once to everyone; used once, then out of the game.
             self.out.append(KIKONK)
-            self.ev("kikonk_drawn", seat=seat)
+            self.ev(KikonkDrawn(seat=seat))
             self.phase = KIKONK_ASK
             self.actor = seat
             self.request = None
@@ -759,27 +789,27 @@ class _Work:
         if token == KITOURN:
             # RULES KI-10, KIA-8: boards pass left, contents not announced; the turn ends.
             self.out.append(KITOURN)
-            self.ev("kitourn_drawn", seat=seat)
+            self.ev(KitournDrawn(seat=seat))
             self.boards = [self.boards[(i - 1) % self.n] for i in range(self.n)]
             self.moved = True
-            self.ev("boards_rotated")
+            self.ev(BoardsRotated())
             if self.cfg["announce_boards"]:
                 for i, b in enumerate(self.boards):
-                    self.ev("board_received", to=(i,), seat=i, tokens=[token_id(t) for t in sorted(b)])
+                    self.ev(BoardReceived(to=(i,), seat=i, tokens=[token_id(t) for t in sorted(b)]))
             self.end_turn()
             return
         if token == KIPIRAT:
             # RULES KI-11: kept secretly; the table hears exactly what a white token would
             # bring: "mauvaise pioche" after a request, the blind draw's sentence after none.
             self.pirate = seat
-            self.ev("kipirat_drawn", to=(seat,), seat=seat)
-            self.ev("bad_draw" if asked is not None else "drew_blind", seat=seat, bag=len(self.bag))
+            self.ev(KipiratDrawn(to=(seat,), seat=seat))
+            self.ev((BadDraw if asked is not None else DrewBlind)(seat=seat, bag=len(self.bag)))
             self.end_turn()
             return
-        self.ev("token_drawn", to=(seat,), seat=seat, token=token_id(token))
+        self.ev(TokenDrawn(to=(seat,), seat=seat, token=token_id(token)))
         if asked is None:
             # RULES KIA-5: a blind draw cannot match a request; the turn ends.
-            self.ev("drew_blind", seat=seat, bag=len(self.bag))
+            self.ev(DrewBlind(seat=seat, bag=len(self.bag)))
             self.place(seat, token)
             self.end_turn()
             return
@@ -787,7 +817,7 @@ class _Work:
             good = kikoi_of(token) == kikoi_of(asked)  # RULES KIA-3 variant
         else:
             good = token == asked  # RULES KI-7, KIA-3 default: the exact token
-        self.ev("good_draw" if good else "bad_draw", seat=seat, bag=len(self.bag))
+        self.ev((GoodDraw if good else BadDraw)(seat=seat, bag=len(self.bag)))
         self.place(seat, token)
         if good:
             self.play_again()
@@ -798,7 +828,7 @@ class _Work:
         """A token passes from `giver` to `receiver` (RULES KI-6, KI-9); the KIPIRAT window opens."""
         self.boards[giver].discard(token)
         self.moved = True
-        self.ev("given", giver=giver, receiver=receiver, token=token_id(token), kikonk=kikonk)
+        self.ev(Given(giver=giver, receiver=receiver, token=token_id(token), kikonk=kikonk))
         self.pending = (token, giver, receiver)
         self.request = None
         if KIPIRAT not in self.out:
@@ -838,12 +868,12 @@ class _Work:
         self.pirate = None
         self.out.append(KIPIRAT)
         self.pending = None
-        self.ev("stolen", pirate=seat, giver=giver, receiver=receiver, token=token_id(token))
+        self.ev(Stolen(pirate=seat, giver=giver, receiver=receiver, token=token_id(token)))
         self.place(seat, token)
         if self.phase == OVER:
             return
         # RULES KIA-9: the intended receiver's turn ends; play passes to their left.
-        self.ev("turn_lost", seat=receiver)
+        self.ev(TurnLost(seat=receiver))
         self.end_turn((receiver + 1) % self.n)
 
 

@@ -24,8 +24,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, overload
 
-from companion.core import Event, Game, IllegalAction, Option, Outcome, Rng
+from companion.core import ActionDecodeError, Event, Game, IllegalAction, Option, Outcome, Rng
 
+from .events import (
+    BoardDealt,
+    Declared,
+    EntryStarted,
+    GameEnded,
+    MovePlayed,
+    OrderDrawn,
+    PlayStarted,
+    RowEntered,
+    Stuck,
+    TokenPlaced,
+)
 from .finder import (
     CELLS,
     EMPTY,
@@ -242,7 +254,7 @@ class Kissa(Game[State, Action]):
         scores = (0,) * n_players
         if self.config["physical"]:
             state = State((EMPTY,) * CELLS, scores, 0, ENTRY, (False,) * SIZE)
-            return state, [Event("entry_started", {"players": n_players})]
+            return state, [EntryStarted(players=n_players)]
         # T-1: ten tokens of each digit drawn from the bag one by one, filling row by row
         bag = [d for d in range(10) for _ in range(10)]
         rng.shuffle(bag)
@@ -252,9 +264,9 @@ class Kissa(Game[State, Action]):
             rng.shuffle(rest)
         order = (first, *rest)
         state = State(tuple(bag), scores, first, PLAY, (True,) * SIZE, order=order if n_players > 2 else None)
-        events = [
-            Event("board_dealt", {"board": board_rows(state.board)}),
-            Event("order_drawn", {"first": first, "players": n_players, "order": list(order)}),
+        events: list[Event] = [
+            BoardDealt(board=board_rows(state.board)),
+            OrderDrawn(first=first, players=n_players, order=list(order)),
         ]
         return self._after_turn(state, events, first, None)
 
@@ -383,7 +395,7 @@ class Kissa(Game[State, Action]):
             cursor = 0 if action.row == _first_missing(state) else state.cursor
             new = replace(state, board=tuple(board), rows=rows, cursor=cursor)
             missing = [r + 1 for r in range(SIZE) if not rows[r]]
-            return new, [Event("row_entered", {"row": action.row + 1, "digits": action.digits, "missing": missing})]
+            return new, [RowEntered(row=action.row + 1, digits=action.digits, missing=missing)]
         if isinstance(action, PlaceToken):
             row = _first_missing(state)
             assert row is not None  # check: the board is not complete
@@ -392,18 +404,18 @@ class Kissa(Game[State, Action]):
             board[cell] = action.digit
             if state.cursor + 1 < SIZE:
                 new = replace(state, board=tuple(board), cursor=state.cursor + 1)
-                return new, [Event("token_placed", {"cell": cell_name(cell), "digit": action.digit, "row": row + 1,
-                                                    "left": SIZE - state.cursor - 1})]
+                return new, [TokenPlaced(cell=cell_name(cell), digit=action.digit, row=row + 1,
+                                         left=SIZE - state.cursor - 1)]
             rows = tuple(True if r == row else done for r, done in enumerate(state.rows))
             new = replace(state, board=tuple(board), rows=rows, cursor=0)
             missing = [r + 1 for r in range(SIZE) if not rows[r]]
             # the tenth token completes the row: read back as a row entered whole
-            return new, [Event("row_entered", {"row": row + 1, "digits": row_text(new.board, row), "missing": missing})]
+            return new, [RowEntered(row=row + 1, digits=row_text(new.board, row), missing=missing)]
         if isinstance(action, StartPlay):
             counts = [sum(1 for d in state.board if d == digit) for digit in range(10)]
             odd = [{"digit": d, "count": counts[d]} for d in range(10) if counts[d] != 10]
             new = replace(state, phase=PLAY, turn=action.first)
-            ev = Event("play_started", {"first": action.first, "tokens": tokens_left(state.board), "unusual": odd})
+            ev = PlayStarted(first=action.first, tokens=tokens_left(state.board), unusual=odd)
             return self._after_turn(new, [ev], action.first, None)
         if isinstance(action, Declare):
             return self._finish_stuck(state, [], player, player, "declared")
@@ -418,24 +430,21 @@ class Kissa(Game[State, Action]):
         scores = list(state.scores)
         scores[player] += score
         base = sum(token_value(int(ch)) for v in values for ch in str(v))
-        event = Event(
-            "move_played",
-            {
-                "seat": player,
-                "op": move.op,
-                "operands": [[cell_name(x) for x in move.a], [cell_name(x) for x in move.b]],
-                "result": [cell_name(x) for x in move.c],
-                "values": values,
-                "base": base,
-                "product": move.op == TIMES,
-                "cleared": left == 0,
-                "score": score,
-                "total": scores[player],
-                "left": left,
-            },
+        event = MovePlayed(
+            seat=player,
+            op=move.op,
+            operands=[[cell_name(x) for x in move.a], [cell_name(x) for x in move.b]],
+            result=[cell_name(x) for x in move.c],
+            values=values,
+            base=base,
+            product=move.op == TIMES,
+            cleared=left == 0,
+            score=score,
+            total=scores[player],
+            left=left,
         )
         new = replace(state, board=tuple(board), scores=tuple(scores), last_mover=player, moves=state.moves + 1)
-        events = [event]
+        events: list[Event] = [event]
         if left == 0:  # T-8: the board is empty, the game ends
             new = replace(new, phase=OVER, end="board_cleared")
             return new, events + [self._ended(new)]
@@ -455,26 +464,20 @@ class Kissa(Game[State, Action]):
         penalty = 2 * remaining
         scores = list(state.scores)
         scores[penalised] -= penalty  # totals may go negative
-        ev = Event(
-            reason,
-            {
-                "seat": seat,
-                "penalised": penalised,
-                "tokens": tokens_left(state.board),
-                "remaining": remaining,
-                "penalty": penalty,
-                "total": scores[penalised],
-            },
+        ev = (Declared if reason == "declared" else Stuck)(
+            seat=seat,
+            penalised=penalised,
+            tokens=tokens_left(state.board),
+            remaining=remaining,
+            penalty=penalty,
+            total=scores[penalised],
         )
         new = replace(state, board=(EMPTY,) * CELLS, scores=tuple(scores), phase=OVER, end=reason)
         return new, events + [ev, self._ended(new)]
 
     def _ended(self, state: State) -> Event:
         out = self.outcome(state)
-        return Event(
-            "game_ended",
-            {"scores": list(out.scores), "winners": list(out.winners), "reason": state.end},
-        )
+        return GameEnded(scores=list(out.scores), winners=list(out.winners), reason=state.end)
 
     # --- end ------------------------------------------------------------------------------------
     def is_over(self, state: State) -> bool:
@@ -551,4 +554,4 @@ class Kissa(Game[State, Action]):
             return StartPlay(int(data.get("first", 0)))
         if kind == "declare":
             return Declare()
-        raise ValueError(f"unknown action type {kind!r}")
+        raise ActionDecodeError(f"unknown action type {kind!r}"[:80])
