@@ -389,7 +389,9 @@ def test_core_a_voice_line_heard_with_little_confidence_is_read_back():
     assert says(c.handle(Line("non"))) == [(0, "All right, move cancelled. Nothing changed.", False)]
     assert c.match.state.pile == 7
     c.handle(Line("take 2", source="voice", confidence=0.3))
-    out = c.handle(Line("oui", source="voice", confidence=0.3))  # yes is no move: taken as said
+    c.handle(Line("oui", source="voice", confidence=0.3))  # a doubtful yes answers nothing (issue 24)
+    assert c.match.state.pile == 7
+    out = c.handle(Line("oui", source="voice", confidence=0.8))
     assert c.match.state.pile == 5 and of(out, InputTaken)[0].outcome == "act"
     c.handle(BotMove(1, Take(1), 1))
     c.confidence_threshold = 0.2

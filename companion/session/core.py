@@ -79,6 +79,10 @@ ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.outputs.earcons)
 CONFIDENCE_THRESHOLD = 0.6
+# Shared words that change the game or the session: heard by voice below the threshold, they are
+# read back and wait for a sure « oui » (issue 24: « repeat » heard as « undo » at 0.04 took a
+# move back; « répète » heard as « fin » ended the game).
+CHANGES_STATE = frozenset({"undo", "autoplay", "quit", "terse", "normal", "verbose", "french", "english"})
 # Who may claim a seat, and what the table hears when they do.
 CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed",
                  "braille": "core.braille.claimed", "braille:back": "core.braille.back"}
@@ -98,6 +102,15 @@ class Seat:
     lang: str | None = None  # None: the table's language
     verbosity: Verbosity | None = None  # None: the table's verbosity
     speaker: Any = None  # a private speaker given by --private (the table makes it a channel)
+
+
+@dataclass
+class ReadBack(Intent):
+    """A shared word heard with little confidence, read back (« Tu as dit : annule ? »): a sure
+    « oui » carries it out, anything else drops it (issue 24: nothing changes on a doubt)."""
+
+    word: str
+    question: Utterance
 
 
 @dataclass
@@ -171,6 +184,7 @@ class SessionCore:
         # the table that free one (« libère Anne »): text -> seat or None, given by the runner.
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
+        self._doubting = False  # the line in hand was heard with little confidence (issue 24)
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # What the table has besides the game (the token reader), through the public seam only.
         self.extensions: list[Extension] = []
@@ -409,9 +423,15 @@ class SessionCore:
         self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
         self._stop()
 
-    def _quit_answer(self, word: str | None) -> bool:
+    def _quit_answer(self, word: str | None, doubtful: bool = False) -> bool:
         """The line after « Quitter la partie ? »: « oui » quits; « non » or any other line
-        keeps playing (said once), the other line then taken as usual. True: the line is used."""
+        keeps playing (said once), the other line then taken as usual. True: the line is used.
+        A « oui » or « fin » heard with little confidence asks again (issue 24)."""
+        if doubtful and word in ("yes", "quit"):
+            self._taking("confirm", "quit")
+            self.tell("core.yes_unsure", None, Priority.IMPORTANT)
+            self.tell("core.quit_confirm", None, Priority.IMPORTANT)
+            return True
         self.quit_asked = False
         if word == "yes":
             self._taking("shared", "quit")
@@ -561,7 +581,8 @@ class SessionCore:
             for extension in self.extensions:
                 extension.other_line(seat)
         word = global_command(line)
-        if self.quit_asked and self._quit_answer(word):
+        doubtful = self._doubtful(confidence)
+        if self.quit_asked and self._quit_answer(word, doubtful):
             return
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:
@@ -569,7 +590,15 @@ class SessionCore:
                 self.pending[seat] = pending
                 self._global(word, seat)
                 return
-            if isinstance(pending, Confirm):
+            if word == "yes" and doubtful and isinstance(pending, (Confirm, ReadBack)):
+                self._unsure_yes(seat, pending)
+                return
+            if isinstance(pending, ReadBack):
+                if word == "yes":
+                    self._taking("shared", pending.word)
+                    self._global(pending.word, seat, sure=True)
+                    return
+            elif isinstance(pending, Confirm):
                 if word == "yes":
                     self._act(seat, pending.action)
                     return
@@ -589,6 +618,9 @@ class SessionCore:
                 self.tell("core.cancelled", seat)
                 return
         if word is not None and word not in ("yes", "no"):
+            if doubtful and word in CHANGES_STATE and seat is not None:
+                self._read_back(word, seat, line)
+                return
             self._global(word, seat)
             return
         if word in ("yes", "no") and pending is None:
@@ -608,6 +640,34 @@ class SessionCore:
             self.emit(self.ui.help(self.match, seat))
             return
         self._intent(seat, intent, line, confidence)
+
+    # ------------------------------------------------------------------ doubt (issue 24)
+    def _doubtful(self, confidence: float | None) -> bool:
+        """A line heard with less confidence than the threshold (voice only; typed: None)."""
+        self._doubting = confidence is not None and confidence < self.confidence_threshold
+        return self._doubting
+
+    def _read_back(self, word: str, seat: int, line: str) -> None:
+        """A shared word that changes something, heard with little confidence: said back, and
+        carried out only on a sure « oui ». Quit asks its own question (#29), answered the same way."""
+        if word == "quit":
+            self._taking("confirm", "quit")
+            self.quit_asked = True
+            self.tell("core.quit_confirm", None, Priority.IMPORTANT)
+            return
+        self._taking("confirm", word)
+        question = say("core.you_said", Priority.TEXT, "question", seat, text=Raw(line))
+        self.pending[seat] = ReadBack(word, question, command=word)
+        self.emit([question])
+
+    def _unsure_yes(self, seat: int, pending: Intent) -> None:
+        """A « oui » heard with little confidence answers nothing: the question again."""
+        self.pending[seat] = pending
+        self._taking("confirm", self._command(pending) if not isinstance(pending, ReadBack) else pending.word)
+        self.tell("core.yes_unsure", seat, Priority.IMPORTANT)
+        question = pending.question if isinstance(pending, (Confirm, ReadBack)) else None
+        if question is not None:
+            self.emit([question])
 
     def _command(self, intent: Intent) -> str | None:
         if intent.command is not None:
@@ -670,7 +730,7 @@ class SessionCore:
         return known
 
     # ------------------------------------------------------------------ shared words
-    def _global(self, word: str, seat: int | None) -> None:
+    def _global(self, word: str, seat: int | None, sure: bool = False) -> None:
         self._taking("answer" if word in ANSWERS else "shared", word)
         if word == "help":
             self.emit([say("core.help_global", Priority.TEXT, to=seat)] + self.ui.help(self.match, seat))
@@ -681,7 +741,7 @@ class SessionCore:
         elif word == "undo":
             self._undo(seat)
         elif word == "quit":
-            if self.match.over or self.quit_asked:
+            if (self.match.over and not self._doubting) or self.quit_asked or sure:
                 self._quit()
             else:
                 # #29: nothing ends by accident (« fin » also ends the reader's modes): the
