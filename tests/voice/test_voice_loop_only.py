@@ -91,3 +91,39 @@ def test_only_the_loop_reads_the_match_while_voice_listens(tmp_path):
     assert listeners[0].failed is None
     assert [g.text for g in got] == ["status", "repeat"] and all(g.source == "voice" for g in got)
     assert "Heard: status" in lines and "Heard: repeat" in lines
+
+
+def test_a_line_said_before_the_grammar_is_ready_is_heard_once_it_is():
+    """A microphone's sound waits in its queue while the first grammar is built (nothing is
+    told yet): once the core tells what is sayable, the line said meanwhile is heard."""
+    need_voice()
+    import queue
+
+    from companion.inputs.voice.listener import Listener, Told
+    from companion.inputs.voice.recognizer import SphinxRecognizer
+    from companion.inputs.voice.sayable import sayable_now
+    from companion.session.inbox import Inbox
+    from companion.session.outputs import Hearable, replica
+
+    game, ui, _ = load(find("goodfortune"))
+    match = Match(game, ["Marie", "Paul"], 1)
+    sound: queue.Queue = queue.Queue()
+    pcm = np.concatenate([synth.silence(0.3), synth.utterance("status", "en-us", 160), synth.silence(0.5)])
+    for k in range(0, len(pcm), 480):  # all said before anything is told, as a microphone queues it
+        sound.put(pcm[k:k + 480])
+    sound.put(None)
+    told = Told()
+    inbox = Inbox()
+    lang = "en"
+    def microphone():
+        while (chunk := sound.get()) is not None:
+            yield chunk
+
+    listener = Listener(microphone(), SphinxRecognizer(lang), inbox,
+                        lambda: sayable_now(told.latest.ui, told.latest.match, told.latest.seat, lang), told=told)
+    listener.start()  # returns at once: nothing is told yet, the thread waits
+    assert inbox.empty()
+    told.tell(Hearable(replica(match), ui.probe(), match.current, lang, 0))
+    line = inbox.get(60)
+    listener.join(60)
+    assert isinstance(line, Line) and line.text == "status" and line.heard == "status"
