@@ -162,8 +162,9 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
     base_compile_s = BASE_COMPILE.setdefault((lang, game_name), [])
     sts = states(game_name)
     per_state = max(1, n // len(sts))
-    for ui, match, seat in sts:
+    for k, (ui, match, seat) in enumerate(sts):
         phrases = sayable_now(ui, match, seat, lang, limit=limit)
+        STATE_OF[(lang, game_name, k)] = (ui, match, seat, phrases)
         t = time.perf_counter()
         rec.set_phrases(phrases)
         compile_s.append(time.perf_counter() - t)
@@ -199,7 +200,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                 pcm = make_utterance(m.phrase, voice, rate, snr, seed, kind or "white")
                 t = time.perf_counter()
                 r, finish_ms = decode(rec, pcm)
-                row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
+                row = {"game": game_name, "lang": lang, "state": k, "text": r.text, "said": m.phrase, "cmd": m.command, "line": r.line,
                        "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
                        "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
@@ -213,7 +214,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             s = OUT_OF_GRAMMAR[lang][oog_i]
             pcm = make_utterance(s, voice, rate, snr, seed, kind or "white")
             r, _ms = decode(rec, pcm)
-            rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice,
+            rows.append({"game": game_name, "lang": lang, "state": k, "text": r.text, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
                          "oog": True, "ms": 0})
@@ -248,8 +249,10 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
     if not recs:
         return
     for g in games:
-        for ui, match, seat in states(g)[:n_states]:
-            rec.set_phrases(sayable_now(ui, match, seat, lang))
+        for k, (ui, match, seat) in enumerate(states(g)[:n_states]):
+            phrases = sayable_now(ui, match, seat, lang)
+            STATE_OF.setdefault((lang, g, k), (ui, match, seat, phrases))
+            rec.set_phrases(phrases)
             for name, pcm in recs:
                 for cond in conditions:
                     if cond not in ("clean", "babble10"):
@@ -257,10 +260,73 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
                     kind, snr = CONDITIONS[cond]
                     x = synth.add_babble(pcm, snr, seed=len(rows)) if kind else pcm
                     r, _ms = decode(rec, x)
-                    rows.append({"game": g, "lang": lang, "said": name, "voice": "real", "family": "real",
+                    rows.append({"game": g, "lang": lang, "state": k, "text": r.text, "said": name, "voice": "real", "family": "real",
                                  "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
                                  "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
                                  "oog": True, "oog_i": 1, "ms": 0})
+
+
+#: (lang, game, state index) -> (ui, match, seat, phrases): the states the rows were heard in
+STATE_OF: dict[tuple[str, str, int], tuple[Any, Any, int, Any]] = {}
+
+
+def through_session(row: dict[str, Any]) -> tuple[str, bool]:
+    """What the session's real rules do with one heard utterance (issue 24): the line the
+    listener posts for it (`Listener.line_of`: talk, a near miss, or the listed phrase and its
+    typed command) handed to a `SessionCore` on a replica of its state. (outcome, whether the
+    game or the session changed: a move, an undo, a bot's search for « joue pour moi »,
+    verbosity, language, quit)."""
+    from companion.inputs.voice.listener import Listener
+    from companion.inputs.voice.recognizer import Result
+    from companion.session import Seat, SessionCore
+    from companion.session.inbox import Inbox
+    from companion.session.outputs import InputTaken, Think, replica
+
+    ui, match, seat, phrases = STATE_OF[(row["lang"], row["game"], row["state"])]
+    listener = Listener([], None, Inbox(), lambda: phrases, segmenter=object())  # the recognise step alone
+    listener._current = phrases
+    line = listener.line_of(Result(row.get("text") or "", row["line"], row["got_cmd"], row["conf"]))
+    if line is None:
+        return "nothing", False
+    core = SessionCore(row["game"], ui.probe(), replica(match), [Seat(n) for n in match.players], lang=row["lang"],
+                       private_policy="table")
+    core.start()
+    before = (len(core.match.history), core.verbosity, core.lang)
+    out = core.handle(line)
+    taken = next((o for o in out if isinstance(o, InputTaken)), None)
+    changed = (before != (len(core.match.history), core.verbosity, core.lang) or not core.running
+               or any(isinstance(o, Think) for o in out))
+    return (taken.outcome if taken is not None else "nothing"), changed
+
+
+def session_report(rows: list[dict[str, Any]], lang: str) -> None:
+    """Per game, through the session's real rules: the wrong-action rate (a state change the
+    player did not say, carried out without read-back) over every utterance of listed phrases
+    and sentences that are no command; and for real talk (pocketsphinx-testdata), how often it
+    is taken as a command at once (answered or carried out), read back (a question, nothing
+    done), and acted on (a state change)."""
+    mine = [r for r in rows if r["lang"] == lang and (lang, r["game"], r.get("state", -1)) in STATE_OF]
+    if not mine:
+        return
+    print(f"\n== {lang}: through the session's rules (SessionCore.handle on a replica of each state) ==")
+    print(f"{'game':12s} {'wrong action (not said, no read-back)':>40s} {'real talk taken at once':>26s} "
+          f"{'read back':>20s} {'acted on':>20s}")
+    for g in GAMES:
+        xs = [r for r in mine if r["game"] == g]
+        if not xs:
+            continue
+        wrong = 0
+        for r in xs:
+            _outcome, changed = through_session(r)
+            wrong += changed and r["line"] != r["said"]
+        real = [r for r in xs if r.get("real")]
+        taken = [through_session(r) for r in real]
+        # taken at once: answered or carried out without a question (a read-back asks first)
+        took = sum(o not in ("talk", "not_understood", "nothing", "confirm") for o, _c in taken)
+        asked = sum(o == "confirm" for o, _c in taken)
+        acted = sum(c for _o, c in taken)
+        print(f"{g:12s} {pct(wrong, len(xs)):>40s} {pct(took, len(real)):>26s} {pct(asked, len(real)):>20s} "
+              f"{pct(acted, len(real)):>20s}")
 
 
 def pct(a: int, b: int) -> str:
@@ -612,6 +678,7 @@ def main() -> None:
             threshold_table(refit)
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
+        session_report(rows, lang)
     if not args.no_latency:
         latency("en", limit=args.limit)
     if not args.no_memory:

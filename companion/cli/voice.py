@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     rec = sub.add_parser("recognize", help="one recorded utterance against what is sayable in a game's state")
     rec.add_argument("wav", type=Path)
     _state_args(rec)
-    rec.add_argument("--json", action="store_true", help='print {"text", "line", "confidence"}')
+    rec.add_argument("--json", action="store_true", help='print {"text", "line", "confidence", "command", "read_back"}')
     test = sub.add_parser("test", help="listen to the microphone and print what is heard")
     _state_args(test)
     test.add_argument("--device", default=None, help="input device (index or name; see `companion voice devices`)")
@@ -131,11 +131,48 @@ def voice_main(argv: list[str] | None = None) -> int:
         recognizer.set_phrases(phrases)
         result = recognizer.recognize(pcm)
         if args.json:
-            print(json.dumps(result.to_json(), ensure_ascii=False))
+            print(json.dumps({**result.to_json(), **taken_as(result, phrases, *_)}, ensure_ascii=False, default=str))
         else:
             print(f"{result.line or '-'}\t{result.confidence:.2f}\t({result.text})")
         return 0
     return listen_and_print(args, recognizer)
+
+
+def command_json(command: Any, ui: Any) -> Any:
+    """A typed command as JSON: its kind (the grammar's) and its fields; several for an ambiguity."""
+    import dataclasses
+
+    from companion.games.base import Ambiguous
+
+    if command is None:
+        return None
+    if isinstance(command, Ambiguous):
+        return {"kind": "ambiguous", "commands": [command_json(c, ui) for c in command.commands]}
+    kind = next((k for k, make in getattr(ui, "COMMANDS", {}).items() if make is type(command)), type(command).__name__)
+    fields = dataclasses.asdict(command) if dataclasses.is_dataclass(command) and not isinstance(command, type) else {"value": command}
+    return {"kind": kind, **fields}
+
+
+def taken_as(result: Any, phrases: PhraseSet, ui: Any, match: Any, seat: int) -> dict[str, Any]:
+    """`command` (what the line is: the game's typed command, or a shared word) and `read_back`
+    (whether the session would read it back before anything changes), asked of a session core
+    on a replica of the match: the session's own rules, not a copy of them (issue 24)."""
+    from companion.session import Seat, SessionCore
+    from companion.session.commands import global_command
+    from companion.session.inbox import Line
+    from companion.session.outputs import InputTaken, replica
+
+    if result.line is None:
+        return {"command": None, "read_back": False}
+    command = phrases.read(result.line, None) if phrases.read is not None else None
+    word = global_command(result.line)
+    shown = command_json(command, ui) if command is not None else ({"kind": "shared", "word": word} if word else None)
+    core = SessionCore(ui.game.name, ui.probe(), replica(match), [Seat(n) for n in match.players], lang=phrases.lang,
+                       private_policy="table")
+    core.start()
+    out = core.handle(Line(result.line, seat, "voice", result.confidence, heard=result.text, command=command))
+    taken = next((o for o in out if isinstance(o, InputTaken)), None)
+    return {"command": shown, "read_back": taken is not None and taken.outcome == "confirm"}
 
 
 def tell_bad_recording(exc: Any, lang: str, *, as_json: bool = False) -> int:

@@ -32,7 +32,17 @@ from companion.games.base import (
     action_command,
 )
 from companion.language import TableError, cached, spoken, yes_no
-from companion.narration import Msg, Priority, Raw, Utterance, Verbosity, catalog, say
+from companion.narration import (
+    Msg,
+    Priority,
+    Raw,
+    Utterance,
+    Verbosity,
+    catalog,
+    say,
+    secret,
+    stand_in,
+)
 from companion.session.commands import global_command
 from companion.session.inbox import (
     BotMove,
@@ -50,7 +60,9 @@ from .outputs import (
     Attach,
     Cue,
     Detach,
+    Echo,
     Ended,
+    Hearable,
     InputTaken,
     Interrupt,
     JournalAction,
@@ -66,6 +78,7 @@ from .outputs import (
     Stop,
     Think,
     Tune,
+    replica,
 )
 
 # Shared words that leave a pending question or read-back open.
@@ -79,7 +92,13 @@ WHILE_WAITING = frozenset({"quit", "repeat", "where_saved", "terse", "normal", "
 ANSWERS = frozenset({"help", "status", "history", "rule", "where_saved"})
 THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réfléchis » earcon
 THINK_EARCON = "thinking"  # a soft low double hum (companion.outputs.earcons)
+NOT_HEARD_EARCON = "error"  # a sound near a command, not understood: the earcon alone, no words
+NEAREST = 3  # the nearest sayable commands said after a typed line not understood
 CONFIDENCE_THRESHOLD = 0.6
+# Shared words that change the game or the session: heard by voice below the threshold, they are
+# read back and wait for a sure « oui » (issue 24: « repeat » heard as « undo » at 0.04 took a
+# move back; « répète » heard as « fin » ended the game).
+CHANGES_STATE = frozenset({"undo", "autoplay", "quit", "terse", "normal", "verbose", "french", "english"})
 # Who may claim a seat, and what the table hears when they do.
 CLAIM_SOURCES = {"web": "core.web.seat_claimed", "terminal": "core.web.terminal_claimed",
                  "braille": "core.braille.claimed", "braille:back": "core.braille.back"}
@@ -99,6 +118,15 @@ class Seat:
     lang: str | None = None  # None: the table's language
     verbosity: Verbosity | None = None  # None: the table's verbosity
     speaker: Any = None  # a private speaker given by --private (the table makes it a channel)
+
+
+@dataclass
+class ReadBack(Intent):
+    """A shared word heard with little confidence, read back (« Tu as dit : annule ? »): a sure
+    « oui » carries it out, anything else drops it (issue 24: nothing changes on a doubt)."""
+
+    word: str
+    question: Utterance
 
 
 @dataclass
@@ -172,6 +200,14 @@ class SessionCore:
         # the table that free one (« libère Anne »): text -> seat or None, given by the runner.
         self.claims: dict[int, list[Any]] = {}
         self.release_target: Callable[[str], int | None] | None = None
+        # Set by the runner when voice listens: what is sayable is told as an output (`Hearable`)
+        self.tells_hearable = False
+        self._hearable: Hearable | None = None
+        self._hearable_key: Any = None
+        self._voice_taken = False
+        self._in_hand: Line | None = None  # the line being taken
+        self._misses: dict[int | None, int] = {}  # voice lines not understood in a row, per seat
+        self._doubting = False  # the line in hand was heard with little confidence (issue 24)
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # What the table has besides the game (the token reader), through the public seam only.
         self.extensions: list[Extension] = []
@@ -240,8 +276,26 @@ class SessionCore:
         return self._flush()
 
     def _flush(self) -> list[Output]:
+        if self.tells_hearable:
+            self._tell_hearable()
         out, self._out = self._out, []
         return out
+
+    def _tell_hearable(self) -> None:
+        """Tell the voice listeners what is sayable when it changed, or after a voice line
+        (its listener then knows the line was taken): a replica of the match made here, in the
+        loop's thread, never the live match (issue 24 §4)."""
+        m = self.match
+        key = (len(m.history), id(m.history[-1]) if m.history else None, m.current, self.lang,
+               tuple((k, id(v)) for k, v in self.views.items()))
+        if key != self._hearable_key or self._hearable is None:
+            self._hearable_key = key
+            gen = self._hearable.generation + 1 if self._hearable is not None else 0
+            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen)
+        elif not self._voice_taken:
+            return
+        self._voice_taken = False
+        self._out.append(self._hearable)
 
     # ------------------------------------------------------------------ who hears what
     def _lang(self, seat: int | None) -> str:
@@ -379,7 +433,7 @@ class SessionCore:
         while self.deferred and self.thinking is None and self.running:
             item = self.deferred.popleft()
             if isinstance(item, Line):
-                self._line(item)
+                self._line(item, drained=True)
             elif isinstance(item, Closed):
                 self._closed(item)
 
@@ -410,9 +464,15 @@ class SessionCore:
         self.tell("core.goodbye" if self.match.over else "core.saved_and_quit", None, Priority.IMPORTANT)
         self._stop()
 
-    def _quit_answer(self, word: str | None) -> bool:
+    def _quit_answer(self, word: str | None, doubtful: bool = False) -> bool:
         """The line after « Quitter la partie ? »: « oui » quits; « non » or any other line
-        keeps playing (said once), the other line then taken as usual. True: the line is used."""
+        keeps playing (said once), the other line then taken as usual. True: the line is used.
+        A « oui » or « fin » heard with little confidence asks again (issue 24)."""
+        if doubtful and word in ("yes", "quit"):
+            self._taking("confirm", "quit")
+            self.tell("core.yes_unsure", None, Priority.IMPORTANT)
+            self.tell("core.quit_confirm", None, Priority.IMPORTANT)
+            return True
         self.quit_asked = False
         if word == "yes":
             self._taking("shared", "quit")
@@ -511,10 +571,14 @@ class SessionCore:
         humans = self.humans
         return (humans[0] if humans else None), line
 
-    def _line(self, item: Line) -> None:
+    def _line(self, item: Line, drained: bool = False) -> None:
         raw = item.text.strip()
         seat, text = (item.seat, raw) if item.seat is not None else self.seat_of(raw)
         self._named = item.seat is not None or text != raw
+        if item.source == "voice" and not drained:  # printed as heard at once, even if it waits for a bot
+            self._voice_taken = True
+            if self._voice_heard(item, seat):
+                return
         if self.thinking is not None and global_command(text) not in WHILE_THINKING:
             self.deferred.append(item)  # taken after the bot's move, in order (its seat then too)
             return
@@ -535,11 +599,86 @@ class SessionCore:
             self._tell_waiting()
             return
         self._taken = None
+        self._in_hand = item
         at = len(self._out)
         self._take_line(text, seat, item.confidence)
         outcome, command = self._taken or ("not_understood", None)
+        if item.source == "voice" and outcome != "not_understood":
+            self._misses.pop(seat, None)  # a miss « in a row » ends with a line understood
         # logged before what it caused: the log reads as the table lived it
-        self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command))
+        self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command, item.heard, item.confidence))
+
+    # ------------------------------------------------------------------ what was heard (issue 24 §6)
+    def _voice_heard(self, item: Line, seat: int | None) -> bool:
+        """A voice line is printed as heard (« Entendu : annule »), said in verbose only. Talk
+        that is no command (people talking at the table) ends there: logged, nothing changed,
+        nothing said, nobody cut off. True: the line is used up."""
+        heard = (item.heard if item.heard is not None else item.text).strip()
+        if heard:
+            utt = say("core.voice.heard", Priority.TEXT, None, None, text=Raw(heard))
+            self._out.append(Echo(None, utt, self._lang(None), self._verb(None)))
+        if item.talk:
+            self._out.append(InputTaken(item.source, seat, item.text, "talk", None, item.heard, item.confidence))
+            return True
+        return False
+
+    def _read(self, line: str, seat: int) -> tuple[Intent | None, Any]:
+        """The intent of a line for `seat` now: the typed command the recogniser read with the
+        grammar (`Line.command`) is handled as it is, never read again from its words; a voice
+        line heard near a command but not understood (`Line.nearest`) is read as nothing."""
+        item = self._in_hand
+        view = self.views.get(seat)
+        if item is not None and item.command is not None:
+            return self.ui.handle(item.command, self.match, seat, view)
+        if item is not None and item.source == "voice" and item.nearest is not None:
+            return None, view
+        return self.ui.read(line, self.match, seat, view)
+
+    def _not_understood(self, line: str, seat: int) -> None:
+        """One rule (issue 24 §6): typed, « Je n'ai pas compris » and the three nearest sayable
+        commands; by voice, a short earcon for a first miss, then « Je n'ai pas compris » with
+        the nearest command for a second one in a row."""
+        self._taking("not_understood", None)
+        item = self._in_hand
+        if item is not None and item.source == "voice":
+            misses = self._misses[seat] = self._misses.get(seat, 0) + 1
+            if misses == 1:
+                self._out.append(Cue(seat if self.channels.get(seat, 0) else None, NOT_HEARD_EARCON))
+                return
+            nearest = [item.nearest] if item.nearest else self.nearest(item.heard or line, seat, 1)
+            self.tell("core.voice.not_understood", seat, Priority.IMPORTANT)
+            self._suggest(nearest, seat)
+            return
+        self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))
+        if not fold(line):  # no word at all (« ? »): nothing is near it, the help is
+            self.emit(self.ui.help(self.match, seat))
+            return
+        self._suggest(self.nearest(line, seat, NEAREST), seat)
+
+    def nearest(self, line: str, seat: int, n: int) -> list[str]:
+        """The `n` sayable phrases of `seat` now nearest `line` (rapidfuzz's WRatio, folded)."""
+        from rapidfuzz import fuzz, process, utils
+
+        concrete = self.ui.phrases(self.match, seat, lang=self._lang(seat)).concrete
+        found = process.extract(line, [p for p, _c in concrete], scorer=fuzz.WRatio, processor=utils.default_process,
+                                limit=None)
+        best: dict[str | None, str] = {}  # one phrase per command (« fin », « quitte »: one)
+        for _p, _score, i in found:
+            phrase, command = concrete[i]
+            best.setdefault(command, phrase)
+        return list(best.values())[:n]
+
+    def _suggest(self, phrases: list[str], seat: int) -> None:
+        """« Essaie : … ». What `seat` may say now can tell what they hold (a KIKOI request
+        names a token they lack): then only to them, and to the others « dis aide »."""
+        if not phrases:
+            return
+        hidden = bool(self.match.game.hidden_holdings(self.match.state, seat))
+        utt = say("core.nearest", Priority.TEXT, None, seat, phrases=[Raw(p) for p in phrases])
+        if hidden:
+            self.emit([secret(utt), stand_in(say("core.nearest_hidden", Priority.TEXT, None, seat))])
+        else:
+            self.emit([utt])
 
     def _release(self, seat: int, item: Line) -> None:
         """« libère Anne » at the table: the page or terminal holding Anne's seat is let go (the
@@ -562,7 +701,8 @@ class SessionCore:
             for extension in self.extensions:
                 extension.other_line(seat)
         word = global_command(line)
-        if self.quit_asked and self._quit_answer(word):
+        doubtful = self._doubtful(confidence)
+        if self.quit_asked and self._quit_answer(word, doubtful):
             return
         pending = self.pending.pop(seat, None) if seat is not None else None
         if pending is not None and seat is not None:
@@ -570,7 +710,15 @@ class SessionCore:
                 self.pending[seat] = pending
                 self._global(word, seat)
                 return
-            if isinstance(pending, Confirm):
+            if word == "yes" and doubtful and isinstance(pending, (Confirm, ReadBack)):
+                self._unsure_yes(seat, pending)
+                return
+            if isinstance(pending, ReadBack):
+                if word == "yes":
+                    self._taking("shared", pending.word)
+                    self._global(pending.word, seat, sure=True)
+                    return
+            elif isinstance(pending, Confirm):
                 if word == "yes":
                     self._act(seat, pending.action)
                     return
@@ -590,6 +738,9 @@ class SessionCore:
                 self.tell("core.cancelled", seat)
                 return
         if word is not None and word not in ("yes", "no"):
+            if doubtful and word in CHANGES_STATE and seat is not None:
+                self._read_back(word, seat, line)
+                return
             self._global(word, seat)
             return
         if word in ("yes", "no") and pending is None:
@@ -601,14 +752,40 @@ class SessionCore:
             self._taking("refuse", None)
             self.tell("core.no_player", None)
             return
-        intent, view = self.ui.read(line, self.match, seat, self.views.get(seat))
+        intent, view = self._read(line, seat)
         self.views[seat] = view
         if intent is None:
-            self._taking("not_understood", None)
-            self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))
-            self.emit(self.ui.help(self.match, seat))
+            self._not_understood(line, seat)
             return
         self._intent(seat, intent, line, confidence)
+
+    # ------------------------------------------------------------------ doubt (issue 24)
+    def _doubtful(self, confidence: float | None) -> bool:
+        """A line heard with less confidence than the threshold (voice only; typed: None)."""
+        self._doubting = confidence is not None and confidence < self.confidence_threshold
+        return self._doubting
+
+    def _read_back(self, word: str, seat: int, line: str) -> None:
+        """A shared word that changes something, heard with little confidence: said back, and
+        carried out only on a sure « oui ». Quit asks its own question (#29), answered the same way."""
+        if word == "quit":
+            self._taking("confirm", "quit")
+            self.quit_asked = True
+            self.tell("core.quit_confirm", None, Priority.IMPORTANT)
+            return
+        self._taking("confirm", word)
+        question = say("core.you_said", Priority.TEXT, "question", seat, text=Raw(line))
+        self.pending[seat] = ReadBack(word, question, command=word)
+        self.emit([question])
+
+    def _unsure_yes(self, seat: int, pending: Intent) -> None:
+        """A « oui » heard with little confidence answers nothing: the question again."""
+        self.pending[seat] = pending
+        self._taking("confirm", self._command(pending) if not isinstance(pending, ReadBack) else pending.word)
+        self.tell("core.yes_unsure", seat, Priority.IMPORTANT)
+        question = pending.question if isinstance(pending, (Confirm, ReadBack)) else None
+        if question is not None:
+            self.emit([question])
 
     def _command(self, intent: Intent) -> str | None:
         if intent.command is not None:
@@ -671,7 +848,7 @@ class SessionCore:
         return known
 
     # ------------------------------------------------------------------ shared words
-    def _global(self, word: str, seat: int | None) -> None:
+    def _global(self, word: str, seat: int | None, sure: bool = False) -> None:
         self._taking("answer" if word in ANSWERS else "shared", word)
         if word == "help":
             self.emit([say("core.help_global", Priority.TEXT, to=seat)] + self.ui.help(self.match, seat))
@@ -682,7 +859,7 @@ class SessionCore:
         elif word == "undo":
             self._undo(seat)
         elif word == "quit":
-            if self.match.over or self.quit_asked:
+            if (self.match.over and not self._doubting) or self.quit_asked or sure:
                 self._quit()
             else:
                 # #29: nothing ends by accident (« fin » also ends the reader's modes): the

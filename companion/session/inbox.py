@@ -19,12 +19,22 @@ class Line:
     `seat` is the seat it speaks for when the source knows it (a page bound to Anne, a
     reader bound to a seat, a microphone per seat), else None: the session works it out
     (`Paul: ...`, the player to move). `confidence` is the recogniser's, for voice only.
+
+    What a recogniser adds (issue 24; the others leave them out): `heard`, the words as
+    heard (printed « Entendu : … »); `command`, the typed command it already read with the
+    game's grammar (the core hands it to the game's handler instead of reading `text` again);
+    `talk`, the recogniser judged it talk that is no command (printed, nothing else);
+    `nearest`, a sound near a command but not understood: the nearest sayable phrase.
     """
 
     text: str
     seat: int | None = None
     source: str = "keyboard"
     confidence: float | None = None
+    heard: str | None = None
+    command: Any = field(default=None, compare=False)
+    talk: bool = False
+    nearest: str | None = None
 
 
 @dataclass(frozen=True)

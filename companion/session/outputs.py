@@ -68,13 +68,33 @@ class InputTaken:
     text: str
     outcome: str
     command: str | None
+    heard: str | None = None  # by voice: the words as heard (`Line.heard`)
+    confidence: float | None = None  # by voice: the recogniser's
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "input", "source": self.source, "seat": self.seat, "text": self.text,
-                "outcome": self.outcome, "command": self.command}
+        entry: dict[str, Any] = {"type": "input", "source": self.source, "seat": self.seat, "text": self.text,
+                 "outcome": self.outcome, "command": self.command}
+        if self.heard is not None:
+            entry["heard"] = self.heard
+        if self.confidence is not None:
+            entry["confidence"] = round(self.confidence, 3)
+        return entry
 
 
-OUTCOMES = ("act", "confirm", "ask", "answer", "shared", "refuse", "not_understood")
+#: `talk`: a voice line the recogniser judged talk that is no command (nothing changed, nothing said)
+OUTCOMES = ("act", "confirm", "ask", "answer", "shared", "refuse", "not_understood", "talk")
+
+
+@dataclass(frozen=True)
+class Echo:
+    """Print `utterance` on the screen always, say it only in the verbose profile: what a voice
+    line was heard as (« Entendu : annule », issue 24), that the player always knows and that
+    a terse table is not slowed by."""
+
+    listener: int | None
+    utterance: Utterance
+    lang: str = "fr"
+    verbosity: Verbosity = Verbosity.NORMAL
 
 
 @dataclass(frozen=True)
@@ -182,13 +202,40 @@ class Ended:
 
 
 @dataclass(frozen=True)
+class Hearable:
+    """What may be said now changed (or a voice line was taken: the listener that posted it
+    then knows its answer is out): a replica of the match and a probe of the game's UI, both
+    made in the loop's thread, for the voice listeners to build their grammar from in theirs
+    (issue 24: no thread but the loop reads the match). `seat` is the player to move; a
+    listener of one seat uses its own. `generation` changes only when what is sayable does."""
+
+    match: Any = field(compare=False)
+    ui: Any = field(compare=False)
+    seat: int | None
+    lang: str
+    generation: int
+
+
+def replica(match: Any) -> Any:
+    """A copy of `match` another thread may read while the loop plays on: its own history list
+    and dice; the states are shared, as no rule changes a state in place (`Match.undo` goes
+    back to the very `Step.before` objects, so they must stay as they were)."""
+    import copy
+
+    twin = copy.copy(match)
+    twin.history = list(match.history)
+    twin.rng = copy.deepcopy(match.rng)
+    return twin
+
+
+@dataclass(frozen=True)
 class Stop:
     """The session is over (quit, end of input, or a game of bots only finished)."""
 
 
-Output = (Say | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | JournalAnnounced
-          | JournalSetting | Think | Tune | Attach | Detach | Release | ScanRules | Ended | Stop)
+Output = (Say | Echo | Cue | Interrupt | Record | InputTaken | JournalAction | JournalUndo | JournalEnd | JournalAnnounced
+          | JournalSetting | Think | Tune | Attach | Detach | Release | ScanRules | Ended | Hearable | Stop)
 
-__all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Ended", "InputTaken", "Interrupt", "JournalAction", "JournalAnnounced",
-           "JournalEnd", "JournalSetting", "JournalUndo", "Output", "Record", "Release", "Say", "ScanRules", "Stop", "Think",
-           "Tune"]
+__all__ = ["OUTCOMES", "Attach", "Cue", "Detach", "Echo", "Ended", "Hearable", "InputTaken", "Interrupt", "JournalAction",
+           "JournalAnnounced", "JournalEnd", "JournalSetting", "JournalUndo", "Output", "Record", "Release", "Say", "ScanRules",
+           "Stop", "Think", "Tune"]

@@ -36,6 +36,8 @@ from .outputs import (
     Attach,
     Cue,
     Detach,
+    Echo,
+    Hearable,
     InputTaken,
     Interrupt,
     JournalAction,
@@ -106,6 +108,8 @@ class Table:
         self.on_release: Callable[[int], Any] | None = None
         # Looks through the camera for a rules label (« lis le code », issue 28), or None.
         self.on_scan: Callable[[ScanRules], Any] | None = None
+        # Told what is sayable now (`Hearable`): the voice listeners' `told.tell` (issue 24).
+        self.hearers: list[Callable[[Any], None]] = []
         self.log_path = log
         self.log_private = log_private  # --log-private: the secrets too (docs/private-channels.md)
         self.verbosity = Verbosity.NORMAL
@@ -139,6 +143,8 @@ class Table:
         for o in outputs:
             if isinstance(o, Say):
                 self.say(o)
+            elif isinstance(o, Echo):
+                self.echo(o)
             elif isinstance(o, Interrupt):
                 self.interrupt(o.listener)
             elif isinstance(o, Cue):
@@ -175,6 +181,9 @@ class Table:
             elif isinstance(o, ScanRules):
                 if self.on_scan is not None:
                     self.on_scan(o)
+            elif isinstance(o, Hearable):
+                for hear in self.hearers:  # the voice listeners: each builds its grammar in its own thread
+                    hear(o)
             # Think, Ended, Stop: the loop's business
         if wrote and hasattr(self.journal, "announced"):
             # The moves of this batch are said: a resume need not say them again (docs/saves.md).
@@ -220,6 +229,14 @@ class Table:
             self._print(f"[{name}] {text}")
             if self.speaker is not None:
                 self._speak(self.speaker, o, text)
+
+    def echo(self, o: Echo) -> None:
+        """Printed always; said in the verbose profile only (issue 24: what a voice line was heard as)."""
+        said = Say(o.listener, o.utterance, False, o.lang, o.verbosity)
+        text = self.render(said)
+        self._print(text)
+        if o.verbosity >= Verbosity.VERBOSE and self.speaker is not None:
+            self._speak(self.speaker, said, text)
 
     @staticmethod
     def _speak(speaker: Any, o: Say, text: str) -> None:

@@ -157,17 +157,23 @@ def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
     args = p.parse_args(["--voice-input", str(wav)])
     inbox = Inbox()
     listeners = start_voice(args, session, inbox)
+    session.start()  # the core tells the listener what is sayable (issue 24: never the live match)
     line = inbox.get(30)  # taken as the table loop takes it: the recording then goes on
     for listener in listeners:
         listener.join(30)
     assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
     assert start_voice(p.parse_args([]), session, inbox) == []
-    # what is sayable is made again only when a move was played or undone
+    # what is sayable is made again only when a move was played or undone: the core tells a
+    # new replica then (its next outputs), never for the same state
     now = listeners[0].phrases
     first = now()
+    session.emit([])
     assert now() is first
     match.play(match.current, match.legal(match.current)[0])
+    assert now() is first  # the live match is never read by the listener
+    session.emit([])
     after = now()
     assert after is not first and now() is after
     match.undo()
+    session.emit([])
     assert now() is not after

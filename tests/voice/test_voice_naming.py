@@ -95,6 +95,7 @@ def test_who_may_name_themselves_at_the_table_microphone(tmp_path):
     wav = tmp_path / "status.wav"
     write_wav(wav, synth.utterance("status", "en-us", 160))
     listeners = start_voice(p.parse_args(["--voice-input", str(wav)]), session, Inbox())
+    session.start()  # the core tells the listeners what is sayable
     try:
         [table_mic] = listeners
         assert table_mic.phrases().speakers == NAMES

@@ -80,6 +80,10 @@ class PhraseSet:
     #: 95,000 take 2 s), for the recogniser's second pass among the legal moves nearest what
     #: it heard
     every_move: Callable[[], list[str]] | None = None
+    #: the game's one grammar read on the listener's own replica of the match: a listed phrase
+    #: (and the name of the player who said it, or None) -> its typed command, or None (a shared
+    #: word, a game without a grammar). Issue 24: what is heard is posted as the command it is.
+    read: Callable[[str, str | None], Any] | None = None
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
@@ -190,12 +194,12 @@ class PhraseSet:
     def with_wake(self, wake: str | None) -> PhraseSet:
         """The same phrases, each to be said after `wake` (the line is still the phrase)."""
         return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers, self.sampled,
-                         self.every_move)
+                         self.every_move, self.read)
 
     def with_speakers(self, names: Sequence[str]) -> PhraseSet:
         """The same phrases, each may follow one of `names` (the speaker naming themselves)."""
         return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names), self.sampled,
-                         self.every_move)
+                         self.every_move, self.read)
 
     def sentences(self) -> list[str]:
         """Every concrete word sequence the grammar takes, the speakers' prefixes included

@@ -46,6 +46,14 @@ NAMED_FOR_S = 4.0
 #: the answer to start (then for the answer to end)
 TURN_SETTLE_S = 0.2
 
+#: a recognised line below this confidence is talk that is no command (people talking at the
+#: table): posted as talk, printed as heard, nothing else. Measured 2026-12-01 on the first
+#: state of each of the four games, English model (/tmp run, figures in docs/voice.md): of 56
+#: trials of real talk (pocketsphinx-testdata's 14 recordings, clean) 36 came out below 0.08;
+#: of 55 listed phrases said right by espeak-ng (en-us, en+f3) none did (lowest 0.086). What is
+#: above it and below the session's threshold is read back, never carried out at once.
+TALK_FLOOR = 0.08
+
 #: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
 EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
 
@@ -93,6 +101,34 @@ class TalkGate:
             play(earcon_name(kind))
 
 
+class Told:
+    """What the session core last told a listener is sayable (`companion.session.outputs.Hearable`):
+    the loop's thread `tell`s, the listener's thread reads. The listener builds its grammar from
+    the replica told, never from the live match (issue 24 §4)."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self.latest: Any = None
+        self.count = 0  # how many were told (one after each voice line taken, at least)
+
+    def tell(self, hearable: Any) -> None:
+        with self._cv:
+            self.latest = hearable
+            self.count += 1
+            self._cv.notify_all()
+
+    def wait(self, after: int, stop: threading.Event) -> Any:
+        """The latest told once more than `after` were (None: stopped first)."""
+        with self._cv:
+            while self.count <= after and not stop.is_set():
+                self._cv.wait(0.1)  # wakes on `tell`; the timeout only notices a stop
+            return self.latest if self.count > after else None
+
+    def generation(self) -> int | None:
+        with self._cv:
+            return None if self.latest is None else self.latest.generation
+
+
 @dataclass
 class Heard:
     """One utterance and what became of it (for `companion voice test` and the figures)."""
@@ -126,7 +162,9 @@ class Listener:
     seat: int | None = None
     speaker: Any = None
     barge_in: bool = False
-    segmenter: Segmenter = field(default_factory=default_segmenter)  # Silero's where installed
+    #: the VAD (None: Silero's where installed, `default_segmenter`; with `told` it is loaded in
+    #: the listener's thread, not before the first prompt: 0.7 s on a loaded machine)
+    segmenter: Segmenter | None = None
     on_heard: Callable[[Heard], None] | None = None
     heard: list[Heard] = field(default_factory=list)
     muted_chunks: int = 0
@@ -144,20 +182,38 @@ class Listener:
     #: a microphone stays deaf this long after the companion stops speaking: its last words
     #: still come back from the loudspeaker's buffer and the room (never a command)
     echo_tail_s: float = 0.3
+    #: what the session core tells is sayable (`Told`): the grammar is then built in this
+    #: thread from the replica told, as soon as it is told (while the table talks), and
+    #: `start` does not wait for it; None: `phrases` is asked at each utterance (tests, tools)
+    told: Told | None = None
 
     def __post_init__(self) -> None:
+        if self.segmenter is None and self.told is None:
+            self.segmenter = default_segmenter()
         self._thread: threading.Thread | None = None
         self._posted = False
         self._stop = threading.Event()
         self._said_by: tuple[str, float] | None = None  # a name said alone, and when: the next utterance is theirs
         self._current: PhraseSet | None = None
+        self._built: int | None = None  # the generation told that the grammar was built from
+        self._acked = 0  # how many `Told` tells had come when the last line was posted
+        self.failed: BaseException | None = None
 
     # ------------------------------------------------------------------ running
     def start(self) -> Listener:
         """Listen in a thread, once the model and the first grammar are loaded (their errors
         are raised here). They are loaded in that thread: every later grammar is built there,
         and the memory an old one frees is only reused by the same thread (glibc's arenas:
-        2kissa10's second grammar took 46 MB more when the first was built elsewhere)."""
+        2kissa10's second grammar took 46 MB more when the first was built elsewhere).
+
+        With `told`, nothing waits: the first grammar is built in that thread as soon as the
+        core tells what is sayable, while the opening is said (2kissa10's took 2.4 s before the
+        first prompt); what is said meanwhile waits in the source and is heard once it is built.
+        An error then is posted to the table as a notice, and this listener stops."""
+        if self.told is not None:
+            self._thread = threading.Thread(target=self._run_told, name="voice-listener", daemon=True)
+            self._thread.start()
+            return self
         ready = threading.Event()
         failed: list[BaseException] = []
 
@@ -194,11 +250,34 @@ class Listener:
         fn = getattr(self.speaker, "is_speaking", None)
         return bool(fn()) if callable(fn) else False
 
+    def _run_told(self) -> None:
+        try:
+            self._set_phrases()
+            self.run()
+        except Exception as exc:  # noqa: BLE001 - said to the table: the game goes on by keyboard
+            self.failed = exc
+            from companion.narration import Msg, Priority, Utterance
+            from companion.session.inbox import Device, Notice
+
+            utt = Utterance((Msg("core.voice.failed", reason=str(exc) or type(exc).__name__),
+                             Msg("core.voice.recording.keyboard")), Priority.IMPORTANT, "error", None)
+            self.inbox.post(Device(Notice(utt), "voice"))
+
     def _set_phrases(self) -> None:
+        if self.told is not None:
+            if self.told.wait(0, self._stop) is None:
+                return  # stopped before anything was told
+            self._built = self.told.generation()
         self._current = self.phrases()
         self.recognizer.set_phrases(self._current)
 
+    def _told_anew(self) -> bool:
+        """The core told a new state since the grammar was built (built here, between utterances)."""
+        return self.told is not None and self.told.generation() != self._built
+
     def run(self) -> None:
+        if self.segmenter is None:
+            self.segmenter = default_segmenter()
         seg = self.segmenter
         rec = self.recognizer
         streaming = self.streaming and all(callable(getattr(rec, n, None)) for n in ("begin", "feed", "finish"))
@@ -210,6 +289,8 @@ class Listener:
                 break
             if self.takes_turns and not self.barge_in:
                 self._wait_turn()
+            if not active and not seg.in_speech and self._told_anew():
+                self._set_phrases()  # the sound meanwhile waits in the source, heard once it is built
             speaking = self._speaking()
             if speaking:
                 spoke_at = seg.t
@@ -263,6 +344,8 @@ class Listener:
 
     def _wait_turn(self) -> None:
         """Until the line posted last is taken and answered, and the companion is silent."""
+        if self._posted and self.told is not None:
+            self.told.wait(self._acked, self._stop)  # the core told it took the line (and what is sayable now)
         while not self._stop.is_set():
             if self._posted and not self.inbox.empty():
                 time.sleep(0.01)
@@ -270,7 +353,10 @@ class Listener:
                 self._posted = False
                 time.sleep(TURN_SETTLE_S)  # the session starts its answer
             elif self._speaking():
-                time.sleep(0.01)
+                if self._told_anew():
+                    self._set_phrases()  # built while the table talks
+                else:
+                    time.sleep(0.01)
             else:
                 return
 
@@ -293,10 +379,10 @@ class Listener:
             who = named or (before[0] if before is not None and utt.start - before[1] <= NAMED_FOR_S else None)
             if self.gate is not None:
                 self.gate.close("close" if result.line is not None else "nothing")
-            if result.line is not None:
-                # as typed: « Paul: mon plateau » is Paul's line (the session's own reading of a name)
-                text = f"{who}: {result.line}" if who and self.seat is None else result.line
-                line = Line(text=text, seat=self.seat, source="voice", confidence=result.confidence)
+            line = self.line_of(result, who)
+            if line is not None:
+                if self.told is not None:
+                    self._acked = self.told.count
                 self.inbox.post(line)
                 posted_at = time.monotonic()
                 self._posted = True
@@ -305,3 +391,33 @@ class Listener:
         self.heard.append(heard)
         if self.on_heard is not None:
             self.on_heard(heard)
+
+    def line_of(self, result: Result, who: str | None = None) -> Line | None:
+        """What one recognised utterance posts (issue 24 §3), `who` the player who named
+        themselves: the listed phrase (as typed: « Paul: mon plateau » is Paul's), with the words
+        heard and the typed command the game's grammar reads it as on this listener's replica;
+        below `TALK_FLOOR`, talk that is no command (printed as heard, nothing else); words
+        heard that are no listed phrase, the nearest phrase; nothing heard, nothing posted."""
+        heard = result.text.strip() or None
+        if result.line is None:
+            if heard is None:
+                return None
+            return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
+                        nearest=self._nearest(heard))
+        text = f"{who}: {result.line}" if who and self.seat is None else result.line
+        if result.confidence < TALK_FLOOR:
+            return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard, talk=True)
+        read = self._current.read if self._current is not None else None
+        command = read(result.line, who) if read is not None else None
+        return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
+                    command=command)
+
+    def _nearest(self, heard: str) -> str | None:
+        """The listed phrase nearest words heard that are none (rapidfuzz on the grammar's tokens)."""
+        if self._current is None:
+            return None
+        from rapidfuzz import fuzz, process
+
+        phrases = {" ".join(toks): m.phrase for toks, m in self._current.by_tokens.items()}
+        got = process.extractOne(heard, list(phrases), scorer=fuzz.ratio)
+        return phrases[got[0]] if got is not None else None

@@ -25,10 +25,28 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
         ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
         if ps.sampled:
             ps.every_move = every_move(ui, match, seat, lang)
+        ps.read = reader(ui, match, seat)
         return ps
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
     return PhraseSet.build(others + moves, None, lang)
+
+
+def reader(ui: Any, match: Any, seat: int) -> Callable[[str, str | None], Any]:
+    """The typed command of a listed phrase, read by the game's one grammar on this `match`
+    (a replica: called in the listener's thread), for `seat` or the player who named
+    themselves; None for a shared word or a game read by its own parser."""
+
+    def read(phrase: str, speaker: str | None = None) -> Any:
+        if getattr(ui, "grammar", None) is None or ui.grammar() is None:
+            return None
+        who = seat
+        if speaker is not None:
+            from companion.core import fold
+
+            who = next((i for i, n in enumerate(match.players) if fold(n) == fold(speaker)), seat)
+        return ui.command(phrase, match, who)
+    return read
 
 
 def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], list[str]]:
@@ -54,4 +72,4 @@ def shared_commands(lang: str) -> set[str]:
     return {command for _phrase, command in shared_phrases(lang)}
 
 
-__all__ = ["every_move", "sayable_now", "shared_commands"]
+__all__ = ["every_move", "reader", "sayable_now", "shared_commands"]

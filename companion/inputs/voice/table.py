@@ -3,7 +3,9 @@
 What `companion play` and `resume` use (`companion.cli`, `companion.cli.runner`):
 `add_voice_args(parser)` adds the options; `start_voice(args, session, inbox)`
 starts one listener per microphone (or WAV file), each posting `Line(source="voice")` to the
-inbox, with what is sayable asked from the session's state at every utterance.
+inbox. What is sayable is told by the session core as an output (`Hearable`: a replica of the
+match made in the loop's thread), which the table hands to each listener's `Told`; the
+listener builds its grammar from it in its own thread (issue 24 §4).
 
     --voice                 the default microphone (the speaker is the player to move, or
                             says their name first)
@@ -34,7 +36,7 @@ from typing import Any
 
 from companion.session.inbox import Inbox, Input, Line
 
-from .listener import Listener, TalkGate
+from .listener import Listener, TalkGate, Told
 from .options import add_voice_args
 from .recognizer import NoModel, open_recognizer
 from .sayable import sayable_now
@@ -82,22 +84,28 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
     speakers = table_speakers(session.seats, {seat for _device, seat in pairs if seat is not None})
     ptt = getattr(args, "voice_ptt", None) is not None
 
-    def phrases_for(seat: int | None) -> Any:
-        last: list[Any] = []  # the match, its last step, (moves, seat), and the phrases made for them
+    def phrases_for(seat: int | None, told: Told) -> Any:
+        last: list[Any] = []  # the replica told, the seat, and the phrases made for them
 
         def now() -> Any:
-            match = session.match
-            who = seat if seat is not None else (match.current if match.current is not None else 0)
-            # asked at every utterance: made again only when a move was played or undone (the
-            # step itself is kept, so a new one is never mistaken for it); 2kissa10's took 0.5 s
-            step = match.history[-1] if match.history else None
-            if last and last[0] is match and last[1] is step and last[2] == (len(match.history), who):
-                return last[3]
-            ps = sayable_now(session.ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
+            # issue 24 §4: from the replica the core told (made in the loop's thread), never the
+            # live match; asked at every utterance, made again only when a new one was told
+            told_now = told.latest
+            match, ui = told_now.match, told_now.ui
+            who = seat if seat is not None else (told_now.seat if told_now.seat is not None else 0)
+            if last and last[0] is match and last[1] == who:
+                return last[2]
+            ps = sayable_now(ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
             ps = ps.with_speakers(speakers) if seat is None else ps
-            last[:] = [match, step, (len(match.history), who), ps]
+            last[:] = [match, who, ps]
             return ps
         return now
+
+    def listening(listener: Listener) -> Listener:
+        # the core tells what is sayable as an output (`Hearable`), which the table hands on
+        if listener.told is not None:
+            session.table.hearers.append(listener.told.tell)
+        return listener
 
     def gate(speaker: Any) -> TalkGate | None:
         return TalkGate(speaker, args.voice_ptt) if ptt else None
@@ -108,15 +116,18 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
     if files:
         from .sources import WavSource
 
-        listeners.append(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
-                                  phrases_for(None), speaker=session.speaker, barge_in=args.barge_in,
-                                  gate=gate(session.speaker), takes_turns=not args.voice_realtime))
+        told = Told()
+        listeners.append(listening(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
+                                            phrases_for(None, told), speaker=session.speaker, barge_in=args.barge_in,
+                                            gate=gate(session.speaker), takes_turns=not args.voice_realtime, told=told)))
     for device, seat in pairs:
         from .sources import MicSource
 
         speaker = (session.seats[seat].speaker if seat is not None else None) or session.speaker
-        listeners.append(Listener(MicSource(device), recognizer(), inbox, phrases_for(seat), seat=seat,
-                                  speaker=speaker, barge_in=args.barge_in, gate=gate(speaker)))
+        told = Told()
+        listeners.append(listening(Listener(MicSource(device), recognizer(), inbox, phrases_for(seat, told), seat=seat,
+                                            speaker=speaker, barge_in=args.barge_in, gate=gate(speaker), told=told)))
+    session.core.tells_hearable = True  # before the loop starts: its first outputs tell them
     for listener in listeners:
         listener.start()
     return listeners

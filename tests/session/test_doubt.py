@@ -1,0 +1,116 @@
+"""Issue 24, « nothing changes state on a doubt »: every state-changing command heard by voice
+below the confidence threshold is read back and waits for a sure « oui », driven through
+`SessionCore.handle` (the session's real rules) on the toy game."""
+
+from companion.core import Match
+from companion.narration import Verbosity
+from companion.session import Seat, SessionCore
+from companion.session.inbox import BotMove, Line
+from companion.session.outputs import InputTaken, Stop, Think
+from tests.test_session import of, says
+from tests.toygame import Nim, Take
+from tests.toyui import NimUI, TakeOne
+
+
+def core(pile=7, **kw):
+    game = Nim(pile=pile)
+    seats = [Seat("Marie"), Seat("Paul", bot=TakeOne(game, 1, None))]
+    c = SessionCore("nim", NimUI(game), Match(game, ["Marie", "Paul"], seed=4), seats, lang="en",
+                    helper=lambda seat: TakeOne(game, seat, None), **kw)
+    c.start()
+    return c
+
+
+def voice(text, confidence):
+    return Line(text, source="voice", confidence=confidence)
+
+
+def played_once(c):
+    c.handle(Line("take 2"))
+    c.handle(BotMove(1, Take(1), 1))
+    assert c.match.state.pile == 4 and len(c.match.history) == 2
+
+
+def test_undo_heard_with_little_confidence_is_read_back_and_needs_a_sure_yes():
+    c = core()
+    played_once(c)
+    out = c.handle(voice("undo", 0.04))  # « repeat » heard as « undo » in noise
+    assert len(c.match.history) == 2 and says(out) == [(0, "You said: undo?", False)]
+    assert (of(out, InputTaken)[0].outcome, of(out, InputTaken)[0].command) == ("confirm", "undo")
+    out = c.handle(voice("yes", 0.3))  # a doubtful « oui » answers nothing: asked again
+    assert len(c.match.history) == 2
+    assert says(out) == [(0, 'I did not hear "yes" clearly.', False), (0, "You said: undo?", False)]
+    out = c.handle(voice("yes", 0.9))
+    assert len(c.match.history) == 0 and of(out, InputTaken)[0].command == "undo"
+
+
+def test_a_read_back_is_dropped_by_no_and_by_any_other_line():
+    c = core()
+    played_once(c)
+    c.handle(voice("undo", 0.1))
+    c.handle(voice("no", 0.2))  # « non » is safe at any confidence: nothing changes
+    assert len(c.match.history) == 2 and not c.pending
+    c.handle(voice("undo", 0.1))
+    c.handle(Line("nope"))  # (« status », « repeat » keep the question open)
+    c.handle(Line("yes"))  # the read-back was dropped by the line between
+    assert len(c.match.history) == 2
+
+
+def test_undo_heard_with_confidence_is_carried_out_at_once():
+    c = core()
+    played_once(c)
+    c.handle(voice("undo", 0.95))
+    assert len(c.match.history) == 0
+
+
+def test_autoplay_heard_with_little_confidence_is_read_back():
+    c = core()
+    out = c.handle(voice("play for me", 0.2))
+    assert not of(out, Think) and c.thinking is None and c.match.state.pile == 7
+    out = c.handle(voice("yes", 0.8))
+    assert of(out, Think) and of(out, Think)[0].autoplay
+
+
+def test_verbosity_heard_with_little_confidence_changes_nothing_until_yes():
+    c = core()
+    c.handle(voice("terse", 0.3))
+    assert c.verbosity == Verbosity.NORMAL
+    c.handle(Line("yes"))  # typed: sure
+    assert c.verbosity == Verbosity.TERSE
+
+
+def test_quit_heard_with_little_confidence_asks_and_a_doubtful_yes_asks_again():
+    c = core()
+    out = c.handle(voice("quit", 0.16))  # « répète » heard as « fin »
+    assert c.running and c.quit_asked and not of(out, Stop)
+    out = c.handle(voice("yes", 0.2))
+    assert c.running and c.quit_asked and not of(out, Stop)
+    out = c.handle(voice("quit", 0.2))  # asked again, doubtfully: still asking
+    assert c.running and c.quit_asked
+    out = c.handle(voice("yes", 0.9))
+    assert not c.running and of(out, Stop)
+
+
+def test_quit_after_the_end_heard_with_little_confidence_asks_first():
+    c = core(pile=1)
+    c.handle(Line("take 1"))
+    assert c.match.over
+    c.handle(voice("quit", 0.1))
+    assert c.running and c.quit_asked
+    c.handle(Line("yes"))
+    assert not c.running
+
+
+def test_a_move_read_back_needs_a_sure_yes():
+    c = core()
+    c.handle(voice("take 2", 0.3))
+    c.handle(voice("yes", 0.3))
+    assert c.match.state.pile == 7 and c.pending
+    c.handle(voice("yes", 0.7))
+    assert c.match.state.pile == 5
+
+
+def test_shared_words_that_change_nothing_are_taken_at_any_confidence():
+    c = core()
+    out = c.handle(voice("status", 0.05))
+    assert says(out) == [(0, "7 stones left", False)] and not c.pending
