@@ -207,6 +207,8 @@ class SessionCore:
         self._voice_taken = False
         self._in_hand: Line | None = None  # the line being taken
         self._misses: dict[int | None, int] = {}  # voice lines not understood in a row, per seat
+        # a query heard with little confidence, per seat: answered when heard so twice in a row
+        self._doubted: dict[int | None, str] = {}
         self._doubting = False  # the line in hand was heard with little confidence (issue 24)
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # What the table has besides the game (the token reader), through the public seam only.
@@ -603,8 +605,11 @@ class SessionCore:
         at = len(self._out)
         self._take_line(text, seat, item.confidence)
         outcome, command = self._taken or ("not_understood", None)
-        if item.source == "voice" and outcome != "not_understood":
-            self._misses.pop(seat, None)  # a miss « in a row » ends with a line understood
+        if outcome != "not_understood":
+            # a miss « in a row » ends with a line understood, typed or said; two doubtful
+            # hearings agree only one right after the other
+            self._misses.pop(seat, None)
+            self._doubted.pop(seat, None)
         # logged before what it caused: the log reads as the table lived it
         self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command, item.heard, item.confidence))
 
@@ -741,6 +746,8 @@ class SessionCore:
             if doubtful and word in CHANGES_STATE and seat is not None:
                 self._read_back(word, seat, line)
                 return
+            if doubtful and seat is not None and self._unconfirmed(word, line, seat):
+                return
             self._global(word, seat)
             return
         if word in ("yes", "no") and pending is None:
@@ -753,10 +760,14 @@ class SessionCore:
             self.tell("core.no_player", None)
             return
         intent, view = self._read(line, seat)
-        self.views[seat] = view
         if intent is None:
+            self.views[seat] = view
             self._not_understood(line, seat)
             return
+        if doubtful and isinstance(intent, (Answer, Refuse, Ask)) and self._unconfirmed(
+                self._command(intent) or fold(line), line, seat):
+            return  # the view stays: nothing was taken
+        self.views[seat] = view
         self._intent(seat, intent, line, confidence)
 
     # ------------------------------------------------------------------ doubt (issue 24)
@@ -764,6 +775,19 @@ class SessionCore:
         """A line heard with less confidence than the threshold (voice only; typed: None)."""
         self._doubting = confidence is not None and confidence < self.confidence_threshold
         return self._doubting
+
+    def _unconfirmed(self, key: str, line: str, seat: int) -> bool:
+        """A query, a refusal or a question back heard by voice with little confidence is not
+        said at once (issue 24: talk at the table that sounds like « état » must not make the
+        companion speak): it is a miss (the short earcon, then « Je n'ai pas compris » with the
+        nearest command), unless the same was heard so just before — two hearings that agree
+        are answered. True: the line is used up as a miss."""
+        if self._doubted.get(seat) == key:
+            del self._doubted[seat]
+            return False
+        self._doubted[seat] = key
+        self._not_understood(line, seat)
+        return True
 
     def _read_back(self, word: str, seat: int, line: str) -> None:
         """A shared word that changes something, heard with little confidence: said back, and

@@ -6,7 +6,7 @@ from companion.core import Match
 from companion.narration import Verbosity
 from companion.session import Seat, SessionCore
 from companion.session.inbox import BotMove, Line
-from companion.session.outputs import InputTaken, Stop, Think
+from companion.session.outputs import Cue, InputTaken, Stop, Think
 from tests.test_session import of, says
 from tests.toygame import Nim, Take
 from tests.toyui import NimUI, TakeOne
@@ -110,7 +110,18 @@ def test_a_move_read_back_needs_a_sure_yes():
     assert c.match.state.pile == 5
 
 
-def test_shared_words_that_change_nothing_are_taken_at_any_confidence():
+def test_a_doubtful_query_is_answered_only_when_heard_so_twice_in_a_row():
+    # talk at the table heard as « état » at low confidence must not make the companion speak
     c = core()
     out = c.handle(voice("status", 0.05))
-    assert says(out) == [(0, "7 stones left", False)] and not c.pending
+    assert says(out) == [] and [o.earcon for o in of(out, Cue)] == ["error"] and not c.pending
+    assert of(out, InputTaken)[0].outcome == "not_understood"
+    out = c.handle(voice("status", 0.2))  # the same heard again: the two hearings agree
+    assert says(out) == [(0, "7 stones left", False)]
+    out = c.handle(voice("status", 0.9))  # heard with confidence: answered at once
+    assert says(out) == [(0, "7 stones left", False)]
+    c.handle(voice("status", 0.1))
+    c.handle(Line("take 1"))  # another line between: not « in a row »
+    c.handle(BotMove(1, Take(1), 1))
+    out = c.handle(voice("status", 0.1))
+    assert says(out) == [] and c.match.state.pile == 5
