@@ -154,7 +154,7 @@ def voices_of(lang: str, held_out: bool = True) -> tuple[list[str], list[str]]:
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
              rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0,
              limit: int | None = None, conditions: tuple[str, ...] = ("clean", "white10"),
-             held_out: bool = True) -> None:
+             held_out: bool = True, whisper: Any = None) -> None:
     fitted, held = voices_of(lang, held_out)
     # as many utterances from held-out voices as from fitted ones
     voices = fitted + held * max(1, len(fitted) // max(1, len(held))) if held else fitted
@@ -162,11 +162,13 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
     base_compile_s = BASE_COMPILE.setdefault((lang, game_name), [])
     sts = states(game_name)
     per_state = max(1, n // len(sts))
-    for ui, match, seat in sts:
+    for k, (ui, match, seat) in enumerate(sts):
         phrases = sayable_now(ui, match, seat, lang, limit=limit)
         t = time.perf_counter()
         rec.set_phrases(phrases)
         compile_s.append(time.perf_counter() - t)
+        if whisper is not None:
+            whisper.set_phrases(phrases)
         if base is not None:
             t = time.perf_counter()
             base.set_phrases(phrases)
@@ -202,11 +204,14 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                 row = {"game": game_name, "lang": lang, "said": m.phrase, "cmd": m.command, "line": r.line,
                        "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
-                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
+                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate,
+                       "state": k}
                 if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
                                             and x["lang"] == lang) < n_base:
                     b, row["base_ms"] = decode(base, pcm)
                     row["base_line"] = b.line
+                if whisper is not None:
+                    row.update(whisper_row(whisper, pcm))
                 rows.append(row)
         for oog_i, voice, rate, cond, seed in oog_plan:
             kind, snr = CONDITIONS[cond]
@@ -216,7 +221,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             rows.append({"game": game_name, "lang": lang, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
-                         "oog": True, "ms": 0})
+                         "oog": True, "ms": 0, "state": k, **(whisper_row(whisper, pcm) if whisper is not None else {})})
 
 
 #: Debian's pocketsphinx-testdata: recordings of real people, none of them a command here
@@ -241,15 +246,18 @@ def real_recordings() -> list[tuple[str, np.ndarray]]:
 
 
 def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dict[str, Any]],
-              conditions: tuple[str, ...], n_states: int = 1) -> None:
+              conditions: tuple[str, ...], n_states: int = 1, whisper: Any = None, whisper_games: int = 2) -> None:
     """Each real recording decoded, through the same path, with the grammar of `n_states`
     states a game: none is a command, so any line taken is talk taken as a command."""
     recs = real_recordings()
     if not recs:
         return
     for g in games:
-        for ui, match, seat in states(g)[:n_states]:
+        for k, (ui, match, seat) in enumerate(states(g)[:n_states]):
             rec.set_phrases(sayable_now(ui, match, seat, lang))
+            heard_by = whisper if whisper is not None and games.index(g) < whisper_games else None
+            if heard_by is not None:
+                heard_by.set_phrases(sayable_now(ui, match, seat, lang))
             for name, pcm in recs:
                 for cond in conditions:
                     if cond not in ("clean", "babble10"):
@@ -260,7 +268,8 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
                     rows.append({"game": g, "lang": lang, "said": name, "voice": "real", "family": "real",
                                  "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
                                  "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
-                                 "oog": True, "oog_i": 1, "ms": 0})
+                                 "oog": True, "oog_i": 1, "ms": 0, "state": k,
+                                 **(whisper_row(heard_by, x) if heard_by is not None else {})})
 
 
 def pct(a: int, b: int) -> str:
@@ -532,6 +541,123 @@ def memory(games: list[str]) -> None:
         grammar_memory(game)
 
 
+def whisper_row(whisper: Any, pcm: np.ndarray) -> dict[str, Any]:
+    """The same utterance through Whisper (as the listener gives it: the whole utterance once
+    the VAD has cut it): its line, command, confidence, transcript and time."""
+    t = time.perf_counter()
+    w = whisper.recognize(pcm)
+    ms = (time.perf_counter() - t) * 1000
+    return {"w_line": w.line, "w_cmd": w.command, "w_conf": w.confidence, "w_ms": ms,
+            "w_text": w.transcript.text if getattr(w, "transcript", None) else "", "w_feat": list(w.features),
+            "w_best": w.nearest.phrase if getattr(w, "nearest", None) else None,
+            "w_best_cmd": w.nearest.command if getattr(w, "nearest", None) else None}
+
+
+def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None, str | None, float]:
+    """(line, command, confidence) of one utterance under an engine choice, from its row:
+    ``sphinx`` pocketsphinx alone; ``whisper`` Whisper alone; ``confirm`` pocketsphinx, and a
+    state-changing line under the threshold runs without read-back when Whisper heard the
+    same line; ``reject`` pocketsphinx, its line dropped when Whisper heard no command."""
+    line, cmd, conf = r["line"], r["got_cmd"], r["conf"]
+    if how == "whisper":
+        return r["w_line"], r["w_cmd"], r["w_conf"]
+    if how == "confirm" and line is not None and changes_state(cmd) and conf < threshold and r["w_line"] == line:
+        return line, cmd, max(conf, threshold)
+    if how in ("reject", "both") and line is not None and r["w_line"] is None:
+        return None, None, 0.0
+    if how == "both" and line is not None and changes_state(cmd) and conf < threshold and r["w_line"] == line:
+        return line, cmd, max(conf, threshold)
+    return line, cmd, conf
+
+
+ENGINE_CHOICES = ("sphinx", "whisper", "confirm", "reject", "both")
+
+
+def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
+    """Per language and condition: exact lines, wrong state changes run without read-back,
+    right ones read back, and talk taken as a command, for pocketsphinx alone, Whisper alone,
+    Whisper confirming pocketsphinx's doubtful state changes, Whisper rejecting talk, and both."""
+    mine = [r for r in rows if r["lang"] == lang and "w_line" in r]
+    if not mine:
+        return
+    said = [r for r in mine if not r.get("oog")]
+    conds = [c for c in CONDITIONS if any(r.get("cond", "clean") == c for r in said)]
+    print(f"\n== {lang}: Whisper base (int8, CPU) beside pocketsphinx, same utterances ==")
+    print("sphinx: pocketsphinx + grammar alone; whisper: Whisper + nearest phrase alone; confirm: a doubtful state "
+          "change pocketsphinx heard runs when Whisper heard the same line; reject: pocketsphinx's line dropped when "
+          "Whisper heard no command; both: confirm and reject")
+    for glabel, gsel in [("fitted voices (espeak-ng)", is_fit), ("held-out voices", lambda r: not is_fit(r))]:
+        print(f"\n-- {glabel}: exact line --\n{'engine':10s}" + "".join(f"{c:>22s}" for c in conds))
+        for how in ENGINE_CHOICES:
+            cells = []
+            for c in conds:
+                xs = [r for r in said if gsel(r) and r.get("cond", "clean") == c]
+                cells.append(pct(sum(combined(r, how, threshold)[0] == r["said"] for r in xs), len(xs)))
+            print(f"{how:10s}" + "".join(f"{x:>22s}" for x in cells))
+    print(f"\nall voices, per condition: wrong state change run without read-back (of all) / right state changes "
+          f"read back (conf < {threshold})")
+    for how in ENGINE_CHOICES:
+        cells = []
+        for c in conds:
+            xs = [r for r in said if r.get("cond", "clean") == c]
+            got = [(r, *combined(r, how, threshold)) for r in xs]
+            wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm) and cf >= threshold)
+            right = [(r, cf) for r, ln, cm, cf in got if ln == r["said"] and changes_state(r["cmd"])]
+            rb = sum(1 for _r, cf in right if cf < threshold)
+            cells.append(f"{wrong}/{len(xs)} · {rb}/{len(right)}")
+        print(f"{how:10s}" + "".join(f"{x:>22s}" for x in cells))
+    for label, xs in [("synthetic out-of-grammar sentences", [r for r in mine if r.get("oog") and not r.get("real")]),
+                      *[(f"real talk (pocketsphinx-testdata), {c}", [r for r in mine if r.get("real") and r["cond"] == c])
+                        for c in ("clean", "babble10")]]:
+        if not xs:
+            continue
+        cells = []
+        for how in ENGINE_CHOICES:
+            got = [combined(r, how, threshold) for r in xs]
+            cells.append(f"{how} {pct(sum(1 for ln, _c, cf in got if ln is not None and cf >= threshold), len(xs)).strip()}")
+        print(f"{label} taken as a command: " + "; ".join(cells))
+    ms = [r["w_ms"] for r in mine if not r.get("real")]
+    ps = [r["ms"] for r in said]
+    print(f"Whisper time per utterance (whole utterance, after the VAD cut it): median {statistics.median(ms):.0f} ms, "
+          f"p95 {np.percentile(ms, 95):.0f} ms (n={len(ms)}); pocketsphinx per utterance (streamed, all of it): "
+          f"median {statistics.median(ps):.0f} ms, p95 {np.percentile(ps, 95):.0f} ms")
+
+
+WHISPER_MEMORY_SCRIPT = """
+import sys
+sys.path.insert(0, %r)
+from bench.voice_accuracy import states
+from companion.inputs.voice.sayable import sayable_now
+from companion.inputs.voice import synth
+ui, match, seat = states("goodfortune", 1)[0]
+ps = sayable_now(ui, match, seat, "en")
+said = [synth.utterance(m.phrase) for m in ps.phrases()[-3:]]
+if %r == "whisper":
+    from companion.inputs.voice.whisper import WhisperRecognizer
+    rec = WhisperRecognizer("en", %r)
+else:
+    from companion.inputs.voice.recognizer import SphinxRecognizer
+    rec = SphinxRecognizer("en")
+rec.set_phrases(ps)
+for pcm in said:
+    rec.recognize(pcm)
+print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
+"""
+
+
+def whisper_memory(model: str | None) -> None:
+    """Peak memory of one process that loads a recogniser and hears three Good Fortune
+    commands: Whisper against pocketsphinx (same imports)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    peaks = {}
+    for engine in ("sphinx", "whisper"):
+        r = subprocess.run([sys.executable, "-c", WHISPER_MEMORY_SCRIPT % (root, engine, model)],
+                           capture_output=True, text=True, check=True, cwd=root)
+        peaks[engine] = int(r.stdout.split()[-1]) / 1024
+    print(f"\npeak memory, one process, Good Fortune's grammar, three commands heard: Whisper {peaks['whisper']:.0f} MB "
+          f"against pocketsphinx {peaks['sphinx']:.0f} MB (ratio {peaks['whisper'] / peaks['sphinx']:.2f})")
+
+
 def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
     """Each part's rows saved as soon as it is done (`--fit-from` reports from them if the
     run is cut short), and a line to say so."""
@@ -562,6 +688,12 @@ def main() -> None:
     ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
     ap.add_argument("--compare", type=int, default=0,
                     help="utterances per game also decoded with pocketsphinx's own compile of the JSGF text (as before)")
+    ap.add_argument("--whisper", action="store_true",
+                    help="every utterance also through Whisper base (companion/inputs/voice/whisper.py): its column, "
+                         "and Whisper as confirmer and as talk rejecter beside pocketsphinx")
+    ap.add_argument("--whisper-real-games", type=int, default=2,
+                    help="with --whisper: the real recordings go through Whisper with this many games' grammars")
+    ap.add_argument("--whisper-model", default=None, help="a faster-whisper model folder (default: the packaged base)")
     ap.add_argument("--limit", type=int, default=None,
                     help="only the shared words and this many listed moves, no templates (default: the whole "
                          "grammar, as in play; the figures before 2026-12-01 used 150)")
@@ -585,6 +717,8 @@ def main() -> None:
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
             report(rows, lang, args.threshold)
+            if any("w_line" in r for r in mine):
+                whisper_report(rows, lang, args.threshold)
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
@@ -592,11 +726,18 @@ def main() -> None:
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
         rnd = random.Random(args.seed)
         n = args.n if lang == "en" else max(8, args.n // 2)
+        whisper = None
+        if args.whisper:
+            from companion.inputs.voice.whisper import WhisperRecognizer
+
+            whisper = WhisperRecognizer(lang, args.whisper_model)
         for g in ([] if args.only_real else args.games.split(",")):
-            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out,
+                     whisper)
             progress(rows, args.rows, f"{lang} {g}", t0)
         if not args.no_real:
-            real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states)
+            real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states, whisper,
+                      args.whisper_real_games)
             progress(rows, args.rows, f"{lang} real talk", t0)
     if args.calibrate:
         for lang in args.lang.split(","):
@@ -612,6 +753,10 @@ def main() -> None:
             threshold_table(refit)
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
+        if args.whisper:
+            whisper_report(rows, lang, args.threshold)
+    if args.whisper and not args.no_memory:
+        whisper_memory(args.whisper_model)
     if not args.no_latency:
         latency("en", limit=args.limit)
     if not args.no_memory:

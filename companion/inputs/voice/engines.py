@@ -1,0 +1,108 @@
+"""Which recogniser hears a language: `open_engine(lang, engine, ...)`.
+
+``--voice-engine`` (play, resume) and ``--engine`` (`companion voice`) choose:
+
+* ``pocketsphinx``: pocketsphinx + the grammar of what is sayable (the default where it
+  measures as well: it runs on a Raspberry Pi in some 150 MB);
+* ``whisper``: Whisper base alone (`whisper.WhisperRecognizer`), its transcript mapped
+  onto what is sayable;
+* ``checked``: pocketsphinx, with Whisper hearing the same utterance to take what
+  pocketsphinx heard only when Whisper heard a command too (talk that pocketsphinx forces
+  onto a phrase is dropped) and to let a doubtful state change run without read-back when
+  Whisper heard the very same line (`Checked`);
+* ``vosk``: a vosk model the user supplies (``--voice-model``);
+* ``auto`` (the default): `AUTO[lang]` when Whisper is installed, else pocketsphinx.
+
+`AUTO` is decided by bench/voice_accuracy.py --whisper (figures in docs/voice.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .grammar import PhraseSet
+from .recognizer import Recognizer, Result, default_model_dir, open_recognizer
+
+ENGINES = ("auto", "pocketsphinx", "whisper", "checked", "vosk")
+#: the engine `auto` takes per language when Whisper and its model are installed (measured:
+#: docs/voice.md, « Whisper »); a language not listed takes pocketsphinx
+AUTO: dict[str, str] = {"en": "checked", "fr": "pocketsphinx"}
+#: the session reads back a state change heard under this confidence (session/core.py)
+READ_BACK_UNDER = 0.6
+
+
+def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None = None,
+                whisper_model: Path | str | None = None) -> Recognizer:
+    """The recogniser `engine` names for `lang` (NoModel, with its sentence, when the one
+    asked for has no model)."""
+    engine = {"sphinx": "pocketsphinx", None: "auto"}.get(engine, engine)
+    if engine == "auto" and model_dir is None and not (lang != "en" and default_model_dir(lang).is_dir()):
+        from . import whisper
+
+        wanted = AUTO.get(lang, "pocketsphinx")
+        engine = wanted if wanted != "pocketsphinx" and whisper.available(whisper_model) else "pocketsphinx"
+    if engine == "whisper":
+        from .whisper import WhisperRecognizer
+
+        return WhisperRecognizer(lang, whisper_model)
+    if engine == "checked":
+        from .recognizer import SphinxRecognizer
+        from .whisper import WhisperRecognizer
+
+        return Checked(SphinxRecognizer(lang), WhisperRecognizer(lang, whisper_model))
+    return open_recognizer(lang, model_dir, {"pocketsphinx": "sphinx"}.get(engine, engine))
+
+
+class Checked:
+    """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread):
+    a line pocketsphinx heard is dropped when Whisper heard no command at all (talk forced
+    onto a phrase by the grammar), and a doubtful state change runs without read-back when
+    Whisper heard the same line. Whisper is asked only when pocketsphinx heard a line."""
+
+    def __init__(self, first: Any, checker: Any) -> None:
+        self.first, self.checker = first, checker
+        self.lang = first.lang
+        self._pcm: list[np.ndarray] = []
+        self._lock = threading.Lock()
+        self.checked = 0  # utterances Whisper was asked about (the figures)
+
+    def set_phrases(self, phrases: PhraseSet) -> None:
+        self.first.set_phrases(phrases)
+        self.checker.set_phrases(phrases)
+
+    # the streaming contract of the listener: pocketsphinx decodes while the player speaks
+    def begin(self) -> None:
+        self._pcm = []
+        self.first.begin()
+
+    def feed(self, pcm: np.ndarray) -> None:
+        self._pcm.append(np.asarray(pcm))
+        self.first.feed(pcm)
+
+    def finish(self) -> Result:
+        got = self.first.finish()
+        pcm = np.concatenate(self._pcm) if self._pcm else np.zeros(0, np.int16)
+        self._pcm = []
+        return self.check(got, pcm)
+
+    def recognize(self, pcm: np.ndarray) -> Result:
+        return self.check(self.first.recognize(pcm), pcm)
+
+    def check(self, got: Result, pcm: np.ndarray) -> Result:
+        if got.line is None or not len(pcm):
+            return got
+        self.checked += 1
+        other = self.checker.recognize(pcm)
+        if other.line is None:  # Whisper heard talk, or nothing it knows: no command
+            return Result(got.text, None, None, 0.0, got.features)
+        if other.line == got.line and got.confidence < READ_BACK_UNDER:
+            return Result(got.text, got.line, got.command, max(got.confidence, other.confidence, READ_BACK_UNDER),
+                          got.features)
+        return got
+
+
+__all__ = ["AUTO", "ENGINES", "Checked", "open_engine"]
