@@ -453,14 +453,14 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _peak_of_play(game: str, wav: Path | None, home: Path) -> int:
+def _peak_of_play(game: str, wav: Path | None, home: Path, extra: tuple[str, ...] = ()) -> int:
     """VmHWM (kB) of `companion play GAME` against bots, with `--voice-input WAV` (None: no
     voice), once it has heard the whole recording and waits for the keyboard."""
     players = GAMES[game]
     cmd = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())", "play", game, "--lang", "en", "--seed", "5",
            "--players", players[0], "--bots", str(len(players) - 1)]
     if wav is not None:
-        cmd += ["--voice-input", str(wav)]
+        cmd += ["--voice-input", str(wav), *extra]
     env = {**os.environ, "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home), "XDG_CACHE_HOME": str(home)}
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=Path(__file__).resolve().parent.parent, env=env)
@@ -623,39 +623,30 @@ def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
           f"median {statistics.median(ps):.0f} ms, p95 {np.percentile(ps, 95):.0f} ms")
 
 
-WHISPER_MEMORY_SCRIPT = """
-import sys
-sys.path.insert(0, %r)
-from bench.voice_accuracy import states
-from companion.inputs.voice.sayable import sayable_now
-from companion.inputs.voice import synth
-ui, match, seat = states("goodfortune", 1)[0]
-ps = sayable_now(ui, match, seat, "en")
-said = [synth.utterance(m.phrase) for m in ps.phrases()[-3:]]
-if %r == "whisper":
-    from companion.inputs.voice.whisper import WhisperRecognizer
-    rec = WhisperRecognizer("en", %r)
-else:
-    from companion.inputs.voice.recognizer import SphinxRecognizer
-    rec = SphinxRecognizer("en")
-rec.set_phrases(ps)
-for pcm in said:
-    rec.recognize(pcm)
-print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
-"""
+def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "kissa")) -> None:
+    """Peak memory (VmHWM) of the real `companion play GAME --voice-input` with four commands
+    heard, with each engine (the whole grammar; Whisper's model is the packaged one or
+    `model`), and how long the process took to hear them."""
+    import tempfile
 
+    from companion.inputs.voice.sources import write_wav
 
-def whisper_memory(model: str | None) -> None:
-    """Peak memory of one process that loads a recogniser and hears three Good Fortune
-    commands: Whisper against pocketsphinx (same imports)."""
-    root = str(Path(__file__).resolve().parent.parent)
-    peaks = {}
-    for engine in ("sphinx", "whisper"):
-        r = subprocess.run([sys.executable, "-c", WHISPER_MEMORY_SCRIPT % (root, engine, model)],
-                           capture_output=True, text=True, check=True, cwd=root)
-        peaks[engine] = int(r.stdout.split()[-1]) / 1024
-    print(f"\npeak memory, one process, Good Fortune's grammar, three commands heard: Whisper {peaks['whisper']:.0f} MB "
-          f"against pocketsphinx {peaks['sphinx']:.0f} MB (ratio {peaks['whisper'] / peaks['sphinx']:.2f})")
+    print("\npeak memory of `companion play` against bots, four commands heard from a recording, per engine:")
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        for game in games:
+            ui, match, seat = states(game, 1)[0]
+            listed = sayable_now(ui, match, seat, "en").phrases()
+            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
+            wav = home / f"{game}.wav"
+            write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
+            peaks = {}
+            for engine in ("pocketsphinx", "whisper", "checked"):
+                extra = ("--voice-engine", engine, *(("--whisper-model", model) if model else ()))
+                peaks[engine] = _peak_of_play(game, wav, home, extra) / 1024
+            print(f"  {game}: pocketsphinx {peaks['pocketsphinx']:.0f} MB, whisper {peaks['whisper']:.0f} MB "
+                  f"(ratio {peaks['whisper'] / peaks['pocketsphinx']:.2f}; target <= 450 MB: "
+                  f"{'met' if peaks['whisper'] <= 450 else 'NOT met'}), checked {peaks['checked']:.0f} MB")
 
 
 def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:

