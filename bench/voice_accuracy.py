@@ -559,6 +559,13 @@ def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None,
     state-changing line under the threshold runs without read-back when Whisper heard the
     same line; ``reject`` pocketsphinx, its line dropped when Whisper heard no command."""
     line, cmd, conf = r["line"], r["got_cmd"], r["conf"]
+    if how == "checked":  # as companion/inputs/voice/engines.py's Checked does
+        from companion.inputs.voice.engines import REJECT_FAR
+        from companion.inputs.voice.nearest import cost_to
+
+        if line is not None and cost_to(r["w_text"], line, r["lang"]) > REJECT_FAR:
+            return None, None, 0.0
+        how = "confirm"
     if how == "whisper":
         return r["w_line"], r["w_cmd"], r["w_conf"]
     if how == "confirm" and line is not None and changes_state(cmd) and conf < threshold and r["w_line"] == line:
@@ -570,7 +577,50 @@ def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None,
     return line, cmd, conf
 
 
-ENGINE_CHOICES = ("sphinx", "whisper", "confirm", "reject", "both")
+ENGINE_CHOICES = ("sphinx", "whisper", "confirm", "reject", "both", "checked")
+
+
+def whisper_remap(rows: list[dict[str, Any]], accept: float) -> list[dict[str, Any]]:
+    """The rows as if the mapping took its nearest phrase up to `accept` per word (the run
+    keeps the nearest phrase, its cost and the next one's: `w_best`, `w_feat`)."""
+    from companion.inputs.voice import nearest as nr
+    from companion.inputs.voice.whisper import Transcript, confidence_of
+
+    out = []
+    for r in rows:
+        if "w_best" not in r or not r.get("w_feat"):
+            out.append(r)
+            continue
+        logprob, no_speech, cost, runner = r["w_feat"][:4]
+        take = r["w_best"] is not None and cost <= accept and runner - cost >= nr.MARGIN
+        out.append({**r, "w_line": r["w_best"] if take else None, "w_cmd": r["w_best_cmd"] if take else None,
+                    "w_conf": confidence_of(Transcript("", logprob, no_speech), cost) if take else 0.0})
+    return out
+
+
+def whisper_fit(rows: list[dict[str, Any]], lang: str) -> float:
+    """The mapping's threshold fitted on the espeak-ng voices (exact lines less three times the
+    talk taken as a command, synthetic out-of-grammar sentences of even number), printed with
+    the held-out figures it gives; returns it."""
+    mine = [r for r in rows if r["lang"] == lang and "w_best" in r and not r.get("real")]
+    if not mine:
+        return 0.25
+    fit = [r for r in mine if is_fit(r)]
+    print(f"\n{lang}: Whisper's mapping threshold (cost per word) fitted on espeak-ng voices "
+          f"({sum(not r.get('oog') for r in fit)} commands, {sum(bool(r.get('oog')) for r in fit)} out-of-grammar):")
+    best, best_score = 0.25, -1e9
+    for a in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4):
+        got = whisper_remap(fit, a)
+        said = [r for r in got if not r.get("oog")]
+        oog = [r for r in got if r.get("oog")]
+        exact = sum(r["w_line"] == r["said"] for r in said)
+        taken = sum(r["w_line"] is not None for r in oog)
+        score = exact / max(1, len(said)) - 3 * taken / max(1, len(oog))
+        print(f"  {a:.2f}: exact {pct(exact, len(said))}, talk taken {pct(taken, len(oog))}")
+        if score > best_score:
+            best, best_score = a, score
+    print(f"  kept: {best:.2f}")
+    return best
 
 
 def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
@@ -585,7 +635,8 @@ def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
     print(f"\n== {lang}: Whisper base (int8, CPU) beside pocketsphinx, same utterances ==")
     print("sphinx: pocketsphinx + grammar alone; whisper: Whisper + nearest phrase alone; confirm: a doubtful state "
           "change pocketsphinx heard runs when Whisper heard the same line; reject: pocketsphinx's line dropped when "
-          "Whisper heard no command; both: confirm and reject")
+          "Whisper heard no command; both: confirm and reject; checked (--voice-engine checked): confirm, and "
+          "pocketsphinx's line dropped when Whisper's transcript is far from it")
     for glabel, gsel in [("fitted voices (espeak-ng)", is_fit), ("held-out voices", lambda r: not is_fit(r))]:
         print(f"\n-- {glabel}: exact line --\n{'engine':10s}" + "".join(f"{c:>22s}" for c in conds))
         for how in ENGINE_CHOICES:
@@ -684,6 +735,8 @@ def main() -> None:
                          "and Whisper as confirmer and as talk rejecter beside pocketsphinx")
     ap.add_argument("--whisper-real-games", type=int, default=2,
                     help="with --whisper: the real recordings go through Whisper with this many games' grammars")
+    ap.add_argument("--whisper-accept", type=float, default=None,
+                    help="with --fit-from: Whisper's mapping threshold (default: fitted on the espeak-ng voices)")
     ap.add_argument("--whisper-model", default=None, help="a faster-whisper model folder (default: the packaged base)")
     ap.add_argument("--limit", type=int, default=None,
                     help="only the shared words and this many listed moves, no templates (default: the whole "
@@ -709,7 +762,9 @@ def main() -> None:
             threshold_table(refit)
             report(rows, lang, args.threshold)
             if any("w_line" in r for r in mine):
-                whisper_report(rows, lang, args.threshold)
+                accept = whisper_fit(rows, lang) if args.whisper_accept is None else args.whisper_accept
+                print(f"(Whisper's mapping threshold: {accept:.2f})")
+                whisper_report(whisper_remap(rows, accept), lang, args.threshold)
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)

@@ -6,9 +6,9 @@
   measures as well: it runs on a Raspberry Pi in some 150 MB);
 * ``whisper``: Whisper base alone (`whisper.WhisperRecognizer`), its transcript mapped
   onto what is sayable;
-* ``checked``: pocketsphinx, with Whisper hearing the same utterance to take what
-  pocketsphinx heard only when Whisper heard a command too (talk that pocketsphinx forces
-  onto a phrase is dropped) and to let a doubtful state change run without read-back when
+* ``checked``: pocketsphinx, with Whisper hearing the same utterance when pocketsphinx
+  heard a line: the line is dropped when Whisper's transcript is far from it (talk that the
+  grammar forced onto a phrase), and a doubtful state change runs without read-back when
   Whisper heard the very same line (`Checked`);
 * ``vosk``: a vosk model the user supplies (``--voice-model``);
 * ``auto`` (the default): `AUTO[lang]` when Whisper is installed, else pocketsphinx.
@@ -33,6 +33,9 @@ ENGINES = ("auto", "pocketsphinx", "whisper", "checked", "vosk")
 AUTO: dict[str, str] = {"en": "checked", "fr": "pocketsphinx"}
 #: the session reads back a state change heard under this confidence (session/core.py)
 READ_BACK_UNDER = 0.6
+#: a line pocketsphinx heard is dropped when Whisper's transcript is farther from it than
+#: this, per word (fitted on espeak-ng voices by bench/voice_accuracy.py --whisper)
+REJECT_FAR = 0.6
 
 
 def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None = None,
@@ -59,9 +62,10 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
 
 class Checked:
     """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread):
-    a line pocketsphinx heard is dropped when Whisper heard no command at all (talk forced
-    onto a phrase by the grammar), and a doubtful state change runs without read-back when
-    Whisper heard the same line. Whisper is asked only when pocketsphinx heard a line."""
+    a line pocketsphinx heard is dropped when Whisper's transcript is far from it (talk the
+    grammar forced onto a phrase: Whisper writes what was said), and a doubtful state change
+    runs without read-back when Whisper heard the same line. Whisper is asked only when
+    pocketsphinx heard a line."""
 
     def __init__(self, first: Any, checker: Any) -> None:
         self.first, self.checker = first, checker
@@ -96,13 +100,16 @@ class Checked:
         if got.line is None or not len(pcm):
             return got
         self.checked += 1
+        from .nearest import cost_to
+
         other = self.checker.recognize(pcm)
-        if other.line is None:  # Whisper heard talk, or nothing it knows: no command
-            return Result(got.text, None, None, 0.0, got.features)
+        written = getattr(other, "transcript", None)
+        if cost_to(written.text if written is not None else other.text, got.line, self.lang) > REJECT_FAR:
+            return Result(got.text, None, None, 0.0, got.features)  # talk, not that command
         if other.line == got.line and got.confidence < READ_BACK_UNDER:
             return Result(got.text, got.line, got.command, max(got.confidence, other.confidence, READ_BACK_UNDER),
                           got.features)
         return got
 
 
-__all__ = ["AUTO", "ENGINES", "Checked", "open_engine"]
+__all__ = ["AUTO", "ENGINES", "REJECT_FAR", "Checked", "open_engine"]

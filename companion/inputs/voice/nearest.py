@@ -136,6 +136,12 @@ def distance(heard: Sequence[str], phrase: Sequence[str], lang: str) -> float:
     return d[n][m]
 
 
+def cost_to(transcript: str, phrase: str, lang: str) -> float:
+    """How far a transcript is from one phrase, per word of the longer (0 the same)."""
+    heard, said = normalise(transcript, lang), normalise(phrase, lang)
+    return distance(heard, said, lang) / max(1, len(heard), len(said))
+
+
 @dataclass(frozen=True)
 class Nearest:
     """The phrase a transcript was mapped onto (None: talk), its cost per word, and the
@@ -205,4 +211,4 @@ def nearest(transcript: str, phrases: PhraseSet) -> Nearest:
     return PhraseIndex(phrases).nearest(transcript)
 
 
-__all__ = ["ACCEPT", "MARGIN", "Nearest", "PhraseIndex", "distance", "nearest", "normalise", "word_cost"]
+__all__ = ["ACCEPT", "MARGIN", "Nearest", "PhraseIndex", "cost_to", "distance", "nearest", "normalise", "word_cost"]
