@@ -555,24 +555,24 @@ def whisper_row(whisper: Any, pcm: np.ndarray) -> dict[str, Any]:
 
 def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None, str | None, float]:
     """(line, command, confidence) of one utterance under an engine choice, from its row:
-    ``sphinx`` pocketsphinx alone; ``whisper`` Whisper alone; ``confirm`` pocketsphinx, and a
-    state-changing line under the threshold runs without read-back when Whisper heard the
-    same line; ``reject`` pocketsphinx, its line dropped when Whisper heard no command."""
+    ``sphinx`` pocketsphinx alone; ``whisper`` Whisper alone; ``confirm`` (--voice-engine
+    confirm) pocketsphinx, and a state-changing line under the threshold runs without
+    read-back when Whisper heard the same line; ``reject`` pocketsphinx, its line dropped when
+    Whisper heard no command; ``both`` confirm and reject; ``checked`` (--voice-engine
+    checked) confirm, and pocketsphinx's line dropped when Whisper's transcript is far from it."""
     line, cmd, conf = r["line"], r["got_cmd"], r["conf"]
+    if how == "whisper":
+        return r["w_line"], r["w_cmd"], r["w_conf"]
     if how == "checked":  # as companion/inputs/voice/engines.py's Checked does
         from companion.inputs.voice.engines import REJECT_FAR
         from companion.inputs.voice.nearest import cost_to
 
         if line is not None and cost_to(r["w_text"], line, r["lang"]) > REJECT_FAR:
             return None, None, 0.0
-        how = "confirm"
-    if how == "whisper":
-        return r["w_line"], r["w_cmd"], r["w_conf"]
-    if how == "confirm" and line is not None and changes_state(cmd) and conf < threshold and r["w_line"] == line:
-        return line, cmd, max(conf, threshold)
     if how in ("reject", "both") and line is not None and r["w_line"] is None:
         return None, None, 0.0
-    if how == "both" and line is not None and changes_state(cmd) and conf < threshold and r["w_line"] == line:
+    doubtful = line is not None and changes_state(cmd) and conf < threshold
+    if how in ("confirm", "both", "checked") and doubtful and r["w_line"] == line:
         return line, cmd, max(conf, threshold)
     return line, cmd, conf
 

@@ -14,8 +14,8 @@ import pytest
 from companion.core import Match, find
 from companion.inputs.voice import synth
 from companion.inputs.voice import whisper as wh
-from companion.inputs.voice.engines import Checked, open_engine
-from companion.inputs.voice.recognizer import NoModel
+from companion.inputs.voice.engines import READ_BACK_UNDER, Checked, open_engine
+from companion.inputs.voice.recognizer import NoModel, Result
 from companion.inputs.voice.sayable import sayable_now
 from companion.session.transcript import load
 from tests.voice.needs import need_voice
@@ -133,9 +133,41 @@ def test_whisper_runs_in_the_listeners_thread(recognizer, tmp_path):
 def test_pocketsphinx_checked_by_whisper_drops_talk_and_keeps_commands(recognizer):
     from companion.inputs.voice.recognizer import SphinxRecognizer
 
-    checked = Checked(SphinxRecognizer("en"), recognizer)
+    checked = Checked(SphinxRecognizer("en"), recognizer, reject=True)
     checked.set_phrases(state("goodfortune"))
     talk = checked.recognize(synth.utterance("where did I put my glasses", "en-us", 160))
     assert talk.line is None
     said = checked.recognize(synth.utterance("repeat", "en-us", 150))
     assert said.line == "repeat"
+
+
+class Heard:
+    """pocketsphinx's side, fixed: what it heard and how sure it was."""
+
+    lang = "en"
+
+    def __init__(self, line, command, confidence):
+        self.result = Result(line, line, command, confidence)
+
+    def set_phrases(self, phrases):
+        pass
+
+    def recognize(self, pcm):
+        return self.result
+
+
+def test_whisper_confirms_a_doubtful_state_change_only_when_it_heard_the_same_line(recognizer):
+    phrases = state("goodfortune")
+    listed = {m.phrase: m.command for m in phrases.phrases()}
+    said, other = "I push eight", "I push four"
+    assert said in listed and other in listed
+    pcm = synth.utterance(said, "en-us", 140)
+    same = Checked(Heard(said, listed[said], 0.3), recognizer)
+    same.set_phrases(phrases)
+    assert same.recognize(pcm).confidence >= READ_BACK_UNDER  # no read-back
+    wrong = Checked(Heard(other, listed[other], 0.3), recognizer)
+    wrong.set_phrases(phrases)
+    assert wrong.recognize(pcm).confidence == 0.3  # still read back
+    sure = Checked(Heard(said, listed[said], 0.9), recognizer)
+    sure.set_phrases(phrases)
+    assert sure.recognize(pcm).confidence == 0.9 and sure.checked == 0  # Whisper not asked

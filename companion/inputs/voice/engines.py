@@ -6,10 +6,11 @@
   measures as well: it runs on a Raspberry Pi in some 150 MB);
 * ``whisper``: Whisper base alone (`whisper.WhisperRecognizer`), its transcript mapped
   onto what is sayable;
-* ``checked``: pocketsphinx, with Whisper hearing the same utterance when pocketsphinx
-  heard a line: the line is dropped when Whisper's transcript is far from it (talk that the
-  grammar forced onto a phrase), and a doubtful state change runs without read-back when
-  Whisper heard the very same line (`Checked`);
+* ``confirm``: pocketsphinx, and Whisper hears the same utterance when pocketsphinx heard a
+  state change with low confidence: it runs without read-back when Whisper heard the very
+  same line (`Checked`);
+* ``checked``: as ``confirm``, and Whisper hears every line pocketsphinx heard: one far
+  from Whisper's transcript is dropped (talk that the grammar forced onto a phrase);
 * ``vosk``: a vosk model the user supplies (``--voice-model``);
 * ``auto`` (the default): `AUTO[lang]` when Whisper is installed, else pocketsphinx.
 
@@ -27,7 +28,7 @@ import numpy as np
 from .grammar import PhraseSet
 from .recognizer import Recognizer, Result, default_model_dir, open_recognizer
 
-ENGINES = ("auto", "pocketsphinx", "whisper", "checked", "vosk")
+ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk")
 #: the engine `auto` takes per language when Whisper and its model are installed (measured:
 #: docs/voice.md, « Whisper »); a language not listed takes pocketsphinx
 AUTO: dict[str, str] = {"en": "checked", "fr": "pocketsphinx"}
@@ -52,23 +53,23 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
         from .whisper import WhisperRecognizer
 
         return WhisperRecognizer(lang, whisper_model)
-    if engine == "checked":
+    if engine in ("confirm", "checked"):
         from .recognizer import SphinxRecognizer
         from .whisper import WhisperRecognizer
 
-        return Checked(SphinxRecognizer(lang), WhisperRecognizer(lang, whisper_model))
+        return Checked(SphinxRecognizer(lang), WhisperRecognizer(lang, whisper_model), reject=engine == "checked")
     return open_recognizer(lang, model_dir, {"pocketsphinx": "sphinx"}.get(engine, engine))
 
 
 class Checked:
-    """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread):
-    a line pocketsphinx heard is dropped when Whisper's transcript is far from it (talk the
-    grammar forced onto a phrase: Whisper writes what was said), and a doubtful state change
-    runs without read-back when Whisper heard the same line. Whisper is asked only when
-    pocketsphinx heard a line."""
+    """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread): a
+    doubtful state change runs without read-back when Whisper heard the same line; with
+    `reject`, any line pocketsphinx heard is dropped when Whisper's transcript is far from it
+    (talk the grammar forced onto a phrase: Whisper writes what was said). Whisper is asked
+    only about the lines it may change."""
 
-    def __init__(self, first: Any, checker: Any) -> None:
-        self.first, self.checker = first, checker
+    def __init__(self, first: Any, checker: Any, *, reject: bool = False) -> None:
+        self.first, self.checker, self.reject = first, checker, reject
         self.lang = first.lang
         self._pcm: list[np.ndarray] = []
         self._lock = threading.Lock()
@@ -97,19 +98,26 @@ class Checked:
         return self.check(self.first.recognize(pcm), pcm)
 
     def check(self, got: Result, pcm: np.ndarray) -> Result:
-        if got.line is None or not len(pcm):
+        doubtful = got.confidence < READ_BACK_UNDER and changes_state(got.command)
+        if got.line is None or not len(pcm) or not (doubtful or self.reject):
             return got
         self.checked += 1
         from .nearest import cost_to
 
         other = self.checker.recognize(pcm)
         written = getattr(other, "transcript", None)
-        if cost_to(written.text if written is not None else other.text, got.line, self.lang) > REJECT_FAR:
+        if self.reject and cost_to(written.text if written is not None else other.text, got.line, self.lang) > REJECT_FAR:
             return Result(got.text, None, None, 0.0, got.features)  # talk, not that command
         if other.line == got.line and got.confidence < READ_BACK_UNDER:
             return Result(got.text, got.line, got.command, max(got.confidence, other.confidence, READ_BACK_UNDER),
                           got.features)
         return got
+
+
+def changes_state(command: str | None) -> bool:
+    """A line the session reads back when doubtful: a move (a template's line has no command
+    of its own: the game reads it), undo, yes, a question to a player, autoplay."""
+    return command is None or command.startswith("action") or command in ("undo", "yes", "ask", "autoplay")
 
 
 __all__ = ["AUTO", "ENGINES", "REJECT_FAR", "Checked", "open_engine"]
