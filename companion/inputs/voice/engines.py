@@ -29,9 +29,16 @@ from .grammar import PhraseSet
 from .recognizer import Recognizer, Result, default_model_dir, open_recognizer
 
 ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk")
-#: the engine `auto` takes per language when Whisper and its model are installed (measured:
-#: docs/voice.md, « Whisper »); a language not listed takes pocketsphinx
-AUTO: dict[str, str] = {"en": "checked", "fr": "pocketsphinx"}
+#: the engine `auto` takes per language when Whisper and its model are installed; a language
+#: not listed takes pocketsphinx. Measured by bench/voice_accuracy.py --whisper (2026-12-02,
+#: docs/voice.md « Whisper »): Whisper alone was right less often than pocketsphinx + grammar
+#: in both languages (English clean 69 % against 85 % on held-out voices; French 7 % against
+#: 50 %), and dropping pocketsphinx's lines far from Whisper's transcript cost right lines
+#: (85 % to 69 %) for the real talk it removed (2 of 14); Whisper confirming doubtful state
+#: changes lost nothing and read back fewer right ones (English 1 of 8 against 3, French 4 of
+#: 8 against 8), but triples the memory (143 to 515 MB) and adds Whisper's time to those
+#: lines: opt-in (`--voice-engine confirm`), pocketsphinx staying the default (a Raspberry Pi)
+AUTO: dict[str, str] = {"en": "pocketsphinx", "fr": "pocketsphinx"}
 #: the session reads back a state change heard under this confidence (session/core.py)
 READ_BACK_UNDER = 0.6
 #: a line pocketsphinx heard is dropped when Whisper's transcript is farther from it than

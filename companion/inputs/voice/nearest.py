@@ -16,7 +16,7 @@ confusions speech makes, not a plain string distance:
   (articles, "please", « euh »);
 * any other pair of words costs their normalised spelling distance (« kiglis », "Chloe").
 
-The nearest phrase is taken when its cost per word (of the longer side) is at most `ACCEPT` and it stands clear
+The nearest phrase is taken when its cost per word (of the longer side) is at most `ACCEPT[lang]` and it stands clear
 of the next one (`MARGIN`); anything else is talk, never a command.
 """
 
@@ -28,9 +28,10 @@ from dataclasses import dataclass
 
 from .grammar import Match, PhraseSet, fold_token
 
-#: highest cost per word (of the phrase or the transcript, the longer) for a transcript to be that phrase (fitted on
-#: espeak-ng voices by bench/voice_accuracy.py --whisper: docs/voice.md)
-ACCEPT = 0.25
+#: highest cost per word (of the phrase or the transcript, the longer) for a transcript to
+#: be that phrase, per language: fitted on espeak-ng voices by bench/voice_accuracy.py
+#: --whisper (2026-12-02: exact lines less three times the talk taken; docs/voice.md)
+ACCEPT = {"en": 0.40, "fr": 0.35}
 #: the nearest phrase must cost this much less per word than the next different one
 MARGIN = 0.06
 #: this many phrases nearest by plain spelling get the confusion costs (2kissa10 lists
@@ -201,7 +202,7 @@ class PhraseIndex:
         best_cost, best = scored[0]
         match = self.match_of(best)
         runner = next((c for c, i in scored[1:] if self.match_of(i) != match), 1.0)
-        if match is None or best_cost > ACCEPT or runner - best_cost < MARGIN:
+        if match is None or best_cost > ACCEPT.get(self.lang, 0.35) or runner - best_cost < MARGIN:
             return Nearest(None, best_cost, runner, heard, match)
         return Nearest(match, best_cost, runner, heard, match)
 
