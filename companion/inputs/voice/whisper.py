@@ -30,6 +30,7 @@ import struct
 import sys
 import tempfile
 import threading
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -264,11 +265,33 @@ def load_model(folder: Path, threads: int | None = None) -> tuple[Any, threading
     key = (str(folder), threads)
     with _MODELS_LOCK:
         if key not in _MODELS:
+            _lazy("av")
             from faster_whisper import WhisperModel
 
             _MODELS[key] = (WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads,
                                          num_workers=1), threading.Lock())
         return _MODELS[key]
+
+
+class _Later(types.ModuleType):
+    """A module imported when one of its names is first asked for."""
+
+    def __getattr__(self, attr: str) -> Any:
+        real = sys.modules.get(self.__name__)
+        if real is None or real is self:
+            sys.modules.pop(self.__name__, None)
+            real = importlib.import_module(self.__name__)
+        return getattr(real, attr)
+
+
+def _lazy(name: str) -> None:
+    """Import `name` only when one of its names is used. faster-whisper imports PyAV to
+    decode audio files; the companion hands it samples, and PyAV's libraries took 25 MB of
+    the process (measured), more than `companion play --voice` with Whisper had under its
+    450 MB target. (importlib's LazyLoader loads at the import statement itself on Python
+    3.11: the import system reads the module's __spec__.)"""
+    if name not in sys.modules and importlib.util.find_spec(name) is not None:
+        sys.modules[name] = _Later(name)
 
 
 @dataclass(frozen=True)
