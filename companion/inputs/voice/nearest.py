@@ -71,15 +71,28 @@ TEEN_TY = 0.5
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+")
 
 
+#: words text2num may read as (part of) a number: a text with none of them is left as it is
+#: (2kissa10's 95,000 legal moves are digits already: text2num took seconds over them)
+NUMBER_WORDS = frozenset("""
+zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+thousand million billion first second third fourth fifth sixth seventh eighth ninth tenth
+zero un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize
+vingt vingts trente quarante cinquante soixante septante huitante nonante cent cents mille million
+millions premier premiere deuxieme troisieme quatrieme cinquieme
+""".split())
+
+
 def normalise(text: str, lang: str) -> tuple[str, ...]:
     """Folded words, number words as digits, letters and digits apart (« D3 » -> d 3)."""
-    from text_to_num import alpha2digit
-
     text = text.replace("-", " ").replace("’", "'")
-    try:
-        text = alpha2digit(text, lang if lang in ("fr", "en") else "en", threshold=0)
-    except Exception:  # noqa: BLE001 - text2num refuses some odd inputs: keep the words as they are
-        pass
+    if any(fold_token(w) in NUMBER_WORDS for w in _TOKEN.findall(text)):
+        from text_to_num import alpha2digit
+
+        try:
+            text = alpha2digit(text, lang if lang in ("fr", "en") else "en", threshold=0)
+        except Exception:  # noqa: BLE001 - text2num refuses some odd inputs: keep the words as they are
+            pass
     out: list[str] = []
     for w in _TOKEN.findall(text.replace(",", " ").replace(".", " ")):
         out.append(fold_token(w))
@@ -156,16 +169,19 @@ class Nearest:
     best: Match | None = None
 
 
-_NORMAL: dict[str, tuple[tuple[str, ...], ...]] = {}
+_NORMAL: dict[str, list[str]] = {}
 
 
-def _normalised(key: str, lang: str, items: Sequence[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-    """The normalised phrases of a state, kept for the last few states (2kissa10's 95,000
-    legal moves take a second to normalise)."""
+def _normalised(key: str, lang: str, items: Sequence[str]) -> list[str]:
+    """The normalised phrases of a state, words joined by spaces, kept for the last two
+    states (2kissa10's 95,000 legal moves: one string each, not a tuple of words, which took
+    some 70 MB more of `companion play`)."""
     if key not in _NORMAL:
-        while len(_NORMAL) >= 4:
+        while len(_NORMAL) >= 2:
             _NORMAL.pop(next(iter(_NORMAL)))
-        _NORMAL[key] = tuple(normalise(" ".join(toks), lang) for toks in items)
+        # grammar tokens are folded and apart from digits already: only number words change
+        _NORMAL[key] = [" ".join(normalise(text, lang)) if not NUMBER_WORDS.isdisjoint(text.split()) else text
+                        for text in items]
     return _NORMAL[key]
 
 
@@ -176,16 +192,18 @@ class PhraseIndex:
     def __init__(self, phrases: PhraseSet) -> None:
         self.phrases = phrases
         self.lang = phrases.lang
-        toks: list[tuple[str, ...]] = list(phrases.by_tokens)
+        # the grammar's tokens of each phrase, spaced (2kissa10's legal moves come so)
+        self.tokens = [" ".join(t) for t in phrases.by_tokens]
         if phrases.every_move is not None:
-            seen = set(toks)
-            toks += [t for t in (tuple(s.split()) for s in phrases.every_move()) if t not in seen]
-        self.tokens = tuple(toks)
-        self.normal = _normalised(f"{self.lang}:{phrases.key()}:{len(self.tokens)}", self.lang, self.tokens)
-        self.strings = [" ".join(t) for t in self.normal]
+            seen = set(self.tokens)
+            self.tokens += [m for m in phrases.every_move() if m not in seen]
+        self.strings = _normalised(f"{self.lang}:{phrases.key()}:{len(self.tokens)}", self.lang, self.tokens)
+
+    def normal(self, i: int) -> tuple[str, ...]:
+        return tuple(self.strings[i].split())
 
     def match_of(self, i: int) -> Match | None:
-        return self.phrases.resolve(self.tokens[i])
+        return self.phrases.resolve(self.tokens[i].split())
 
     def nearest(self, transcript: str) -> Nearest:
         heard = normalise(transcript, self.lang)
@@ -197,7 +215,7 @@ class PhraseIndex:
         short = {i for _s, _score, i in process.extract(joined, self.strings, scorer=fuzz.ratio, limit=SHORTLIST)}
         short |= {i for _s, _score, i in process.extract(joined, self.strings, scorer=fuzz.token_set_ratio, limit=10)}
         # per word of the longer side: a long sentence of talk is far from a short command
-        scored = sorted((distance(heard, self.normal[i], self.lang) / max(1, len(self.normal[i]), len(heard)), i)
+        scored = sorted((distance(heard, self.normal(i), self.lang) / max(1, len(self.normal(i)), len(heard)), i)
                         for i in short)
         best_cost, best = scored[0]
         match = self.match_of(best)
