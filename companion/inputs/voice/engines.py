@@ -36,8 +36,9 @@ ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk")
 #: 50 %), and dropping pocketsphinx's lines far from Whisper's transcript cost right lines
 #: (85 % to 69 %) for the real talk it removed (2 of 14); Whisper confirming doubtful state
 #: changes lost nothing and read back fewer right ones (English 1 of 8 against 3, French 4 of
-#: 8 against 8), but triples the memory (143 to 515 MB) and adds Whisper's time to those
-#: lines: opt-in (`--voice-engine confirm`), pocketsphinx staying the default (a Raspberry Pi)
+#: 8 against 8), but triples the memory of `companion play` (144 to 448 MB in Good Fortune)
+#: and adds Whisper's time to those lines: opt-in (`--voice-engine confirm`), pocketsphinx
+#: staying the default (a Raspberry Pi)
 AUTO: dict[str, str] = {"en": "pocketsphinx", "fr": "pocketsphinx"}
 #: the session reads back a state change heard under this confidence (session/core.py)
 READ_BACK_UNDER = 0.6
