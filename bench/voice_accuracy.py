@@ -154,7 +154,7 @@ def voices_of(lang: str, held_out: bool = True) -> tuple[list[str], list[str]]:
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
              rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0,
              limit: int | None = None, conditions: tuple[str, ...] = ("clean", "white10"),
-             held_out: bool = True) -> None:
+             held_out: bool = True, whisper: Any = None) -> None:
     fitted, held = voices_of(lang, held_out)
     # as many utterances from held-out voices as from fitted ones
     voices = fitted + held * max(1, len(fitted) // max(1, len(held))) if held else fitted
@@ -168,6 +168,8 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
         t = time.perf_counter()
         rec.set_phrases(phrases)
         compile_s.append(time.perf_counter() - t)
+        if whisper is not None:
+            whisper.set_phrases(phrases)
         if base is not None:
             t = time.perf_counter()
             base.set_phrases(phrases)
@@ -203,11 +205,14 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                 row = {"game": game_name, "lang": lang, "state": k, "text": r.text, "said": m.phrase, "cmd": m.command, "line": r.line,
                        "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
-                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
+                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate,
+                       "state": k}
                 if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
                                             and x["lang"] == lang) < n_base:
                     b, row["base_ms"] = decode(base, pcm)
                     row["base_line"] = b.line
+                if whisper is not None:
+                    row.update(whisper_row(whisper, pcm))
                 rows.append(row)
         for oog_i, voice, rate, cond, seed in oog_plan:
             kind, snr = CONDITIONS[cond]
@@ -217,7 +222,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             rows.append({"game": game_name, "lang": lang, "state": k, "text": r.text, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
-                         "oog": True, "ms": 0})
+                         "oog": True, "ms": 0, "state": k, **(whisper_row(whisper, pcm) if whisper is not None else {})})
 
 
 #: Debian's pocketsphinx-testdata: recordings of real people, none of them a command here
@@ -242,7 +247,7 @@ def real_recordings() -> list[tuple[str, np.ndarray]]:
 
 
 def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dict[str, Any]],
-              conditions: tuple[str, ...], n_states: int = 1) -> None:
+              conditions: tuple[str, ...], n_states: int = 1, whisper: Any = None, whisper_games: int = 2) -> None:
     """Each real recording decoded, through the same path, with the grammar of `n_states`
     states a game: none is a command, so any line taken is talk taken as a command."""
     recs = real_recordings()
@@ -253,6 +258,9 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
             phrases = sayable_now(ui, match, seat, lang)
             STATE_OF.setdefault((lang, g, k), (ui, match, seat, phrases))
             rec.set_phrases(phrases)
+            heard_by = whisper if whisper is not None and games.index(g) < whisper_games else None
+            if heard_by is not None:
+                heard_by.set_phrases(phrases)
             for name, pcm in recs:
                 for cond in conditions:
                     if cond not in ("clean", "babble10"):
@@ -263,7 +271,8 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
                     rows.append({"game": g, "lang": lang, "state": k, "text": r.text, "said": name, "voice": "real", "family": "real",
                                  "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
                                  "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
-                                 "oog": True, "oog_i": 1, "ms": 0})
+                                 "oog": True, "oog_i": 1, "ms": 0, "state": k,
+                                 **(whisper_row(heard_by, x) if heard_by is not None else {})})
 
 
 #: (lang, game, state index) -> (ui, match, seat, phrases): the states the rows were heard in
@@ -510,14 +519,14 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _peak_of_play(game: str, wav: Path | None, home: Path) -> int:
+def _peak_of_play(game: str, wav: Path | None, home: Path, extra: tuple[str, ...] = ()) -> int:
     """VmHWM (kB) of `companion play GAME` against bots, with `--voice-input WAV` (None: no
     voice), once it has heard the whole recording and waits for the keyboard."""
     players = GAMES[game]
     cmd = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())", "play", game, "--lang", "en", "--seed", "5",
            "--players", players[0], "--bots", str(len(players) - 1)]
     if wav is not None:
-        cmd += ["--voice-input", str(wav)]
+        cmd += ["--voice-input", str(wav), *extra]
     env = {**os.environ, "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home), "XDG_CACHE_HOME": str(home)}
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=Path(__file__).resolve().parent.parent, env=env)
@@ -598,6 +607,165 @@ def memory(games: list[str]) -> None:
         grammar_memory(game)
 
 
+def whisper_row(whisper: Any, pcm: np.ndarray) -> dict[str, Any]:
+    """The same utterance through Whisper (as the listener gives it: the whole utterance once
+    the VAD has cut it): its line, command, confidence, transcript and time."""
+    t = time.perf_counter()
+    w = whisper.recognize(pcm)
+    ms = (time.perf_counter() - t) * 1000
+    return {"w_line": w.line, "w_cmd": w.command, "w_conf": w.confidence, "w_ms": ms,
+            "w_text": w.transcript.text if getattr(w, "transcript", None) else "", "w_feat": list(w.features),
+            "w_best": w.nearest.phrase if getattr(w, "nearest", None) else None,
+            "w_best_cmd": w.nearest.command if getattr(w, "nearest", None) else None}
+
+
+def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None, str | None, float]:
+    """(line, command, confidence) of one utterance under an engine choice, from its row:
+    ``sphinx`` pocketsphinx alone; ``whisper`` Whisper alone; ``confirm`` (--voice-engine
+    confirm) pocketsphinx, and a state-changing line under the threshold runs without
+    read-back when Whisper heard the same line; ``reject`` pocketsphinx, its line dropped when
+    Whisper heard no command; ``both`` confirm and reject; ``checked`` (--voice-engine
+    checked) confirm, and pocketsphinx's line dropped when Whisper's transcript is far from it."""
+    line, cmd, conf = r["line"], r["got_cmd"], r["conf"]
+    if how == "whisper":
+        return r["w_line"], r["w_cmd"], r["w_conf"]
+    if how == "checked":  # as companion/inputs/voice/engines.py's Checked does
+        from companion.inputs.voice.engines import REJECT_FAR
+        from companion.inputs.voice.nearest import cost_to
+
+        if line is not None and cost_to(r["w_text"], line, r["lang"]) > REJECT_FAR:
+            return None, None, 0.0
+    if how in ("reject", "both") and line is not None and r["w_line"] is None:
+        return None, None, 0.0
+    doubtful = line is not None and changes_state(cmd) and conf < threshold
+    if how in ("confirm", "both", "checked") and doubtful and r["w_line"] == line:
+        return line, cmd, max(conf, threshold)
+    return line, cmd, conf
+
+
+ENGINE_CHOICES = ("sphinx", "whisper", "confirm", "reject", "both", "checked")
+
+
+def whisper_remap(rows: list[dict[str, Any]], accept: float) -> list[dict[str, Any]]:
+    """The rows as if the mapping took its nearest phrase up to `accept` per word (the run
+    keeps the nearest phrase, its cost and the next one's: `w_best`, `w_feat`)."""
+    from companion.inputs.voice import nearest as nr
+    from companion.inputs.voice.whisper import Transcript, confidence_of
+
+    out = []
+    for r in rows:
+        if "w_best" not in r or not r.get("w_feat"):
+            out.append(r)
+            continue
+        logprob, no_speech, cost, runner = r["w_feat"][:4]
+        take = r["w_best"] is not None and cost <= accept and runner - cost >= nr.MARGIN
+        out.append({**r, "w_line": r["w_best"] if take else None, "w_cmd": r["w_best_cmd"] if take else None,
+                    "w_conf": confidence_of(Transcript("", logprob, no_speech), cost) if take else 0.0})
+    return out
+
+
+def whisper_fit(rows: list[dict[str, Any]], lang: str) -> float:
+    """The mapping's threshold fitted on the espeak-ng voices (exact lines less three times the
+    talk taken as a command, synthetic out-of-grammar sentences of even number), printed with
+    the held-out figures it gives; returns it."""
+    mine = [r for r in rows if r["lang"] == lang and "w_best" in r and not r.get("real")]
+    if not mine:
+        return 0.25
+    fit = [r for r in mine if is_fit(r)]
+    print(f"\n{lang}: Whisper's mapping threshold (cost per word) fitted on espeak-ng voices "
+          f"({sum(not r.get('oog') for r in fit)} commands, {sum(bool(r.get('oog')) for r in fit)} out-of-grammar):")
+    best, best_score = 0.25, -1e9
+    for a in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4):
+        got = whisper_remap(fit, a)
+        said = [r for r in got if not r.get("oog")]
+        oog = [r for r in got if r.get("oog")]
+        exact = sum(r["w_line"] == r["said"] for r in said)
+        taken = sum(r["w_line"] is not None for r in oog)
+        score = exact / max(1, len(said)) - 3 * taken / max(1, len(oog))
+        print(f"  {a:.2f}: exact {pct(exact, len(said))}, talk taken {pct(taken, len(oog))}")
+        if score > best_score:
+            best, best_score = a, score
+    print(f"  kept: {best:.2f}")
+    return best
+
+
+def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
+    """Per language and condition: exact lines, wrong state changes run without read-back,
+    right ones read back, and talk taken as a command, for pocketsphinx alone, Whisper alone,
+    Whisper confirming pocketsphinx's doubtful state changes, Whisper rejecting talk, and both."""
+    mine = [r for r in rows if r["lang"] == lang and "w_line" in r]
+    if not mine:
+        return
+    said = [r for r in mine if not r.get("oog")]
+    conds = [c for c in CONDITIONS if any(r.get("cond", "clean") == c for r in said)]
+    print(f"\n== {lang}: Whisper base (int8, CPU) beside pocketsphinx, same utterances ==")
+    print("sphinx: pocketsphinx + grammar alone; whisper: Whisper + nearest phrase alone; confirm: a doubtful state "
+          "change pocketsphinx heard runs when Whisper heard the same line; reject: pocketsphinx's line dropped when "
+          "Whisper heard no command; both: confirm and reject; checked (--voice-engine checked): confirm, and "
+          "pocketsphinx's line dropped when Whisper's transcript is far from it")
+    for glabel, gsel in [("fitted voices (espeak-ng)", is_fit), ("held-out voices", lambda r: not is_fit(r))]:
+        print(f"\n-- {glabel}: exact line --\n{'engine':10s}" + "".join(f"{c:>22s}" for c in conds))
+        for how in ENGINE_CHOICES:
+            cells = []
+            for c in conds:
+                xs = [r for r in said if gsel(r) and r.get("cond", "clean") == c]
+                cells.append(pct(sum(combined(r, how, threshold)[0] == r["said"] for r in xs), len(xs)))
+            print(f"{how:10s}" + "".join(f"{x:>22s}" for x in cells))
+    print(f"\nall voices, per condition: wrong state change run without read-back (of all) / right state changes "
+          f"read back (conf < {threshold})")
+    for how in ENGINE_CHOICES:
+        cells = []
+        for c in conds:
+            xs = [r for r in said if r.get("cond", "clean") == c]
+            got = [(r, *combined(r, how, threshold)) for r in xs]
+            wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm) and cf >= threshold)
+            right = [(r, cf) for r, ln, cm, cf in got if ln == r["said"] and changes_state(r["cmd"])]
+            rb = sum(1 for _r, cf in right if cf < threshold)
+            cells.append(f"{wrong}/{len(xs)} · {rb}/{len(right)}")
+        print(f"{how:10s}" + "".join(f"{x:>22s}" for x in cells))
+    for label, xs in [("synthetic out-of-grammar sentences", [r for r in mine if r.get("oog") and not r.get("real")]),
+                      *[(f"real talk (pocketsphinx-testdata), {c}", [r for r in mine if r.get("real") and r["cond"] == c])
+                        for c in ("clean", "babble10")]]:
+        if not xs:
+            continue
+        cells = []
+        for how in ENGINE_CHOICES:
+            got = [combined(r, how, threshold) for r in xs]
+            cells.append(f"{how} {pct(sum(1 for ln, _c, cf in got if ln is not None and cf >= threshold), len(xs)).strip()}")
+        print(f"{label} taken as a command: " + "; ".join(cells))
+    ms = [r["w_ms"] for r in mine if not r.get("real")]
+    ps = [r["ms"] for r in said]
+    print(f"Whisper time per utterance (whole utterance, after the VAD cut it): median {statistics.median(ms):.0f} ms, "
+          f"p95 {np.percentile(ms, 95):.0f} ms (n={len(ms)}); pocketsphinx per utterance (streamed, all of it): "
+          f"median {statistics.median(ps):.0f} ms, p95 {np.percentile(ps, 95):.0f} ms")
+
+
+def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "kissa")) -> None:
+    """Peak memory (VmHWM) of the real `companion play GAME --voice-input` with four commands
+    heard, with each engine (the whole grammar; Whisper's model is the packaged one or
+    `model`), and how long the process took to hear them."""
+    import tempfile
+
+    from companion.inputs.voice.sources import write_wav
+
+    print("\npeak memory of `companion play` against bots, four commands heard from a recording, per engine:")
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        for game in games:
+            ui, match, seat = states(game, 1)[0]
+            listed = sayable_now(ui, match, seat, "en").phrases()
+            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
+            wav = home / f"{game}.wav"
+            write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
+            peaks = {}
+            for engine in ("pocketsphinx", "whisper", "checked"):
+                extra = ("--voice-engine", engine, *(("--whisper-model", model) if model else ()))
+                peaks[engine] = _peak_of_play(game, wav, home, extra) / 1024
+            print(f"  {game}: pocketsphinx {peaks['pocketsphinx']:.0f} MB, whisper {peaks['whisper']:.0f} MB "
+                  f"(ratio {peaks['whisper'] / peaks['pocketsphinx']:.2f}; target <= 450 MB: "
+                  f"{'met' if peaks['whisper'] <= 450 else 'NOT met'}), checked {peaks['checked']:.0f} MB")
+
+
 def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
     """Each part's rows saved as soon as it is done (`--fit-from` reports from them if the
     run is cut short), and a line to say so."""
@@ -628,6 +796,14 @@ def main() -> None:
     ap.add_argument("--fit-from", help="only fit the confidence on rows saved by --rows (no decoding)")
     ap.add_argument("--compare", type=int, default=0,
                     help="utterances per game also decoded with pocketsphinx's own compile of the JSGF text (as before)")
+    ap.add_argument("--whisper", action="store_true",
+                    help="every utterance also through Whisper base (companion/inputs/voice/whisper.py): its column, "
+                         "and Whisper as confirmer and as talk rejecter beside pocketsphinx")
+    ap.add_argument("--whisper-real-games", type=int, default=2,
+                    help="with --whisper: the real recordings go through Whisper with this many games' grammars")
+    ap.add_argument("--whisper-accept", type=float, default=None,
+                    help="with --fit-from: Whisper's mapping threshold (default: fitted on the espeak-ng voices)")
+    ap.add_argument("--whisper-model", default=None, help="a faster-whisper model folder (default: the packaged base)")
     ap.add_argument("--limit", type=int, default=None,
                     help="only the shared words and this many listed moves, no templates (default: the whole "
                          "grammar, as in play; the figures before 2026-12-01 used 150)")
@@ -651,6 +827,10 @@ def main() -> None:
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
             report(rows, lang, args.threshold)
+            if any("w_line" in r for r in mine):
+                accept = whisper_fit(rows, lang) if args.whisper_accept is None else args.whisper_accept
+                print(f"(Whisper's mapping threshold: {accept:.2f})")
+                whisper_report(whisper_remap(rows, accept), lang, args.threshold)
         return
     for lang in args.lang.split(","):
         rec = SphinxRecognizer(lang, denoise=None) if args.no_subtract else SphinxRecognizer(lang)
@@ -658,11 +838,18 @@ def main() -> None:
         base = SphinxRecognizer(lang, grammar="jsgf") if args.compare else None
         rnd = random.Random(args.seed)
         n = args.n if lang == "en" else max(8, args.n // 2)
+        whisper = None
+        if args.whisper:
+            from companion.inputs.voice.whisper import WhisperRecognizer
+
+            whisper = WhisperRecognizer(lang, args.whisper_model)
         for g in ([] if args.only_real else args.games.split(",")):
-            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out)
+            run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out,
+                     whisper)
             progress(rows, args.rows, f"{lang} {g}", t0)
         if not args.no_real:
-            real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states)
+            real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states, whisper,
+                      args.whisper_real_games)
             progress(rows, args.rows, f"{lang} real talk", t0)
     if args.calibrate:
         for lang in args.lang.split(","):
@@ -679,6 +866,10 @@ def main() -> None:
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
         session_report(rows, lang)
+        if args.whisper:
+            whisper_report(rows, lang, args.threshold)
+    if args.whisper and not args.no_memory:
+        whisper_memory(args.whisper_model)
     if not args.no_latency:
         latency("en", limit=args.limit)
     if not args.no_memory:

@@ -345,8 +345,14 @@ def ms(values: list[float]) -> str:
     return f"{1000 * statistics.median(values):5.0f} / {1000 * float(np.percentile(values, 95)):5.0f}"
 
 
-def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] | None = None) -> None:
-    rec = SphinxRecognizer("en")
+def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] | None = None,
+            engine: str = "pocketsphinx") -> None:
+    from companion.inputs.voice.engines import (
+        open_engine,  # --engine whisper: docs/voice.md « Whisper »
+    )
+
+    rec = open_engine("en", engine)
+    print(f"engine: {engine} ({type(rec).__name__})")
     rnd = random.Random(7)
     streams = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -419,6 +425,7 @@ def main() -> None:
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--settings", default="", help="only the latency settings whose names contain these words "
                     "(comma-separated), e.g. 'baseline,in use'")
+    ap.add_argument("--engine", default="pocketsphinx", help="the recogniser: pocketsphinx, whisper, confirm, checked")
     args = ap.parse_args()
     t0 = time.time()
     if args.vad:
@@ -427,7 +434,7 @@ def main() -> None:
         vad_compare()
     if not args.no_latency:
         snrs = [None if s.strip() == "none" else float(s) for s in args.snr.split(",")]
-        latency(args.n, snrs, args.games.split(","), [x for x in args.settings.split(",") if x])
+        latency(args.n, snrs, args.games.split(","), [x for x in args.settings.split(",") if x], args.engine)
     print(f"\n(ran in {time.time() - t0:.0f} s on {Path('/proc/loadavg').read_text().split()[0]} load average)")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.inputs.voice.grammar import PhraseSet
-from companion.inputs.voice.recognizer import NoModel, open_recognizer
+from companion.inputs.voice.recognizer import NoModel
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +47,8 @@ def _state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", default="Marie,Paul", help="names for a new game")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder (French: vosk-model-small-fr)")
-    p.add_argument("--engine", choices=("auto", "pocketsphinx", "vosk"), default="auto")
+    p.add_argument("--engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk"), default="auto")
+    p.add_argument("--whisper-model", type=Path, default=None, help="a faster-whisper model folder (default: the packaged one)")
 
 
 def state_of(args: argparse.Namespace) -> tuple[Any, Any, int]:
@@ -88,8 +89,9 @@ def phrases_of(args: argparse.Namespace) -> tuple[PhraseSet, Any, Any, int]:
 
 
 def _recognizer(args: argparse.Namespace) -> Any:
-    engine = {"pocketsphinx": "sphinx"}.get(args.engine, args.engine)
-    return open_recognizer(args.lang, args.voice_model, engine)
+    from companion.inputs.voice.engines import open_engine
+
+    return open_engine(args.lang, args.engine, args.voice_model, args.whisper_model)
 
 
 def voice_main(argv: list[str] | None = None) -> int:

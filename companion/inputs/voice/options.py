@@ -16,6 +16,12 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-realtime", action="store_true",
                    help="read the recordings at real speed, as a microphone (what comes while the companion speaks is not heard)")
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
+    p.add_argument("--voice-engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk"), default="auto",
+                   help="the recogniser: pocketsphinx, Whisper, pocketsphinx with Whisper confirming its doubtful state "
+                        "changes (confirm) or also rejecting talk (checked), vosk; auto: the one "
+                        "measured best for the language (docs/voice.md)")
+    p.add_argument("--whisper-model", type=Path, default=None, metavar="DIR",
+                   help="a faster-whisper model folder (default: the packaged Whisper base; or $COMPANION_WHISPER_MODEL)")
     p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
     p.add_argument("--voice-wake", default=None, metavar="WORD",
                    help='a word every command starts with, for noisy tables (e.g. "companion")')

@@ -38,7 +38,7 @@ from companion.session.inbox import Inbox, Input, Line
 
 from .listener import Listener, TalkGate, Told
 from .options import add_voice_args
-from .recognizer import NoModel, open_recognizer
+from .recognizer import NoModel
 from .sayable import sayable_now
 
 
@@ -111,7 +111,10 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
         return TalkGate(speaker, args.voice_ptt) if ptt else None
 
     def recognizer() -> Any:
-        return open_recognizer(lang, getattr(args, "voice_model", None))
+        from .engines import open_engine  # --voice-engine (docs/voice.md, « Whisper »)
+
+        return open_engine(lang, getattr(args, "voice_engine", "auto"), getattr(args, "voice_model", None),
+                           getattr(args, "whisper_model", None))
 
     if files:
         from .sources import WavSource
