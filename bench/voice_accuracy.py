@@ -205,8 +205,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                 row = {"game": game_name, "lang": lang, "state": k, "text": r.text, "said": m.phrase, "cmd": m.command, "line": r.line,
                        "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
-                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate,
-                       "state": k}
+                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
                 if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
                                             and x["lang"] == lang) < n_base:
                     b, row["base_ms"] = decode(base, pcm)
@@ -222,7 +221,7 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             rows.append({"game": game_name, "lang": lang, "state": k, "text": r.text, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
-                         "oog": True, "ms": 0, "state": k, **(whisper_row(whisper, pcm) if whisper is not None else {})})
+                         "oog": True, "ms": 0, **(whisper_row(whisper, pcm) if whisper is not None else {})})
 
 
 #: Debian's pocketsphinx-testdata: recordings of real people, none of them a command here
@@ -271,7 +270,7 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
                     rows.append({"game": g, "lang": lang, "state": k, "text": r.text, "said": name, "voice": "real", "family": "real",
                                  "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
                                  "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
-                                 "oog": True, "oog_i": 1, "ms": 0, "state": k,
+                                 "oog": True, "oog_i": 1, "ms": 0,
                                  **(whisper_row(heard_by, x) if heard_by is not None else {})})
 
 
