@@ -19,7 +19,7 @@ OWN = {
     # readings.py: the game's language read through the one grammar (issue #24; a common file
     # once every game has moved onto it)
     "kikoi": {"tokens.py", "reader.py", "readings.py"},
-    "kaliko": {"finder.py", "scoring.py", "tiles.py", "reader.py", "search.py"},
+    "kaliko": {"finder.py", "scoring.py", "tiles.py", "reader.py", "search.py", "paths.py"},
     "kissa": {"finder.py"},
     "goodfortune": {"deck.py", "deckentry.py", "deckfile.py", "scoring.py", "speech.py", "tiles.py", "readings.py"},
 }

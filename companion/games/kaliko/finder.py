@@ -22,10 +22,11 @@ can only add one segment (five empty neighbours) when that cannot beat the best 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
+from .paths import OldPaths, Piece
+from .scoring import Verdict, score_paths
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
@@ -83,12 +84,15 @@ class Finder:
         budget: int | None = None,
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
+        scores_only: bool = False,
     ) -> None:
-        """`budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
+        """`scores_only` keeps only each play's score (in `scores`: `coups` needs no list).
+        `budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
         anytime: it stops when either runs out, keeps what it found and sets `complete`
         False. A budget gives the same answer on any machine (bots, RULES-free of time);
         only what a player waits for passes a deadline."""
         self.best_only = best_only and not double_main_only
+        self.scores_only = self.best_only or (scores_only and not double_main_only)  # quick scoring
         self.budget, self.deadline, self._clock = budget, deadline, clock
         self.complete = True
         self._check_at = float("inf")
@@ -96,7 +100,7 @@ class Finder:
             self._check_at = 0
         self.best: Found | None = None
         self.best_score = -1
-        self._seen: dict[frozenset[tuple[int, int]], int] = {}  # best_only: each play's score
+        self.scores: dict[frozenset[tuple[int, int]], int] = {}  # scores_only: each play's score
         self.old = dict(board)
         self.hand = list(dict.fromkeys(hand))
         self.opts = (crossings_new_tiles_only, double_main_only)
@@ -122,6 +126,11 @@ class Finder:
         self._passable = self._passable_cells()
         self._start: tuple[int, int] = (0, 0)
         self._dist: dict[int, dict[int, int]] = {}
+        self._paths = OldPaths(self.old)  # paths walked in steps of whole old paths
+        # best_only: after each tile placed, the play's scoring paths as (score, the cells
+        # their two ends face) when asked for, else None; the cells in the order placed
+        self._layers: list[tuple[int, list[tuple[int, int, int]]] | None] = [(0, [])]
+        self._placed: list[int] = []
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes
@@ -290,11 +299,15 @@ class Finder:
         self.board[cell] = ot
         self.new[cell] = ot
         self.used.add(OT_NUMBER[ot])
+        self._layers.append(None)
+        self._placed.append(cell)
 
     def _remove(self, cell: int) -> None:
         ot = self.new.pop(cell)
         del self.board[cell]
         self.used.discard(OT_NUMBER[ot])
+        self._layers.pop()
+        self._placed.pop()
 
     # --- the walk -------------------------------------------------------------------------
     def run(self) -> list[Found]:
@@ -370,28 +383,27 @@ class Finder:
         self.nodes += 1
         if self.nodes >= self._check_at:
             self._checkpoint()
-        seq, closed = trace(self.board, x, e)
+        seq, closed = self._paths.path(self.board, self.new, x, e)
         if closed:
             return self._candidate(seq, True)
         if phase == 1:
             start = next(i for i, s in enumerate(seq) if s[0] == x and s[1] == e)
-            new = self.new
             joined = False
             for j in range(start + 1, len(seq)):
-                if seq[j][0] not in new:
+                if seq[j][4] >= 0:  # an old path
                     # Canonical order: every gap of new tiles between two old paths can
                     # be walked from either end; only the walk from the smaller open end
                     # (in (cell, edge) order) to the larger is kept.
-                    if (seq[j - 1][0], seq[j - 1][2]) < self._start:
+                    if (seq[j - 1][2], seq[j - 1][3]) < self._start:
                         return None
                     joined = True
                     break
             here = self._walk(x, e, 2) if joined else None  # stop the forward end, go backward
-            c, _a, b = seq[-1]
+            _c, _a, c, b, _p = seq[-1]
         else:
             joined = True
             here = self._candidate(seq, False)  # stop the backward end: a whole play
-            c, b, _a = seq[0]
+            c, b, _c, _b, _p = seq[0]
         left = self.max_tiles - len(self.new)
         if left <= 0:
             return here
@@ -415,22 +427,22 @@ class Finder:
                 break
         return here
 
-    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> int | None:
-        runs = old_runs(seq, self.new, closed)
+    def _candidate(self, seq: list[Piece], closed: bool) -> int | None:
+        runs = sum(1 for s in seq if s[4] >= 0)  # each old path on it is one old run (paths.py)
         if not (runs >= 2 or (closed and runs >= 1)):
             return None  # the walked path is no scoring path (another walk may find the play)
-        cells = {s[0] for s in seq}
-        if any(c not in cells for c in self.new):
+        cells = {s[0] for s in seq if s[4] < 0}
+        if len(cells) < len(self.new):  # RULES K-11: the main path carries every new tile
             return None
         key = frozenset(self.new.items())
-        if self.best_only:
-            known = self._seen.get(key)
+        if self.scores_only:
+            known = self.scores.get(key)
             if known is not None:
                 return known  # the same play reached by another walk: not scored again
             self._work(SCORE_WORK)
-            score = quick_score(self.board, self.new, self.opts[0])
-            self._seen[key] = score
-            if score > self.best_score:
+            score = self._quick_score()
+            self.scores[key] = score
+            if self.best_only and score > self.best_score:
                 self.best_score = score
                 self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
             return score
@@ -444,29 +456,51 @@ class Finder:
             return verdict.score
         return None  # pragma: no cover - a walked scoring main path is always legal
 
+    def _quick_score(self) -> int:
+        """The score of the legal play on the board (K-15 to K-18, DEFAULT doubling),
+        without the path list. No re-scoring of what is unchanged: when the play before the
+        last tile was scored, its scoring paths whose ends do not face the last tile's cell
+        are the same, and only the paths through that tile are traced."""
+        layers = self._layers
+        got = layers[-1]
+        if got is None:
+            before = layers[-2]
+            if before is None:
+                got = self._paths_through(0, [], self.new)
+            else:
+                z = self._placed[-1]
+                kept = [r for r in before[1] if r[1] != z and r[2] != z]
+                got = self._paths_through(sum(r[0] for r in kept), kept, (z,))
+            layers[-1] = got
+        return got[0]
 
-def quick_score(board: dict[int, int], new: dict[int, int], crossings_new_tiles_only: bool) -> int:
-    """The score of a legal play (K-15 to K-18, DEFAULT doubling), without the path list."""
-    seen: set[tuple[int, int]] = set()
-    total = 0
-    only = new if crossings_new_tiles_only else None
-    for c in new:
-        for e in range(6):
-            if (c, e) in seen:
-                continue
-            p = PARTNER[new[c]][e]
-            if c + STEP[e] not in board and c + STEP[p] not in board:
-                seen.add((c, p))  # a lone segment between two empty cells scores nothing
-                continue
-            seq, closed = trace(board, c, e)
-            for sc, a, b in seq:
-                seen.add((sc, a))
-                seen.add((sc, b))
-            runs = old_runs(seq, new, closed)
-            if runs >= 2 or (closed and runs >= 1):
-                base = len(seq) + 3 * self_crossings(board, seq, only)
-                total += 2 * base if closed else base
-    return total
+    def _paths_through(self, total: int, kept: list[tuple[int, int, int]],
+                       cells: Iterable[int]) -> tuple[int, list[tuple[int, int, int]]]:
+        """`kept` and the scoring paths through the new tiles of `cells`, with their total."""
+        board, new, paths, only = self.board, self.new, self._paths, self.opts[0]
+        seen: set[int] = set()
+        for c in cells:
+            part = PARTNER[new[c]]
+            for e in range(6):
+                if c << 3 | e in seen:
+                    continue
+                p = part[e]
+                if c + STEP[e] not in board and c + STEP[p] not in board:
+                    continue  # a lone segment between two empty cells scores nothing
+                seq, closed = paths.path(board, new, c, e)
+                for sc, a, _c, b, pid in seq:
+                    if pid < 0:
+                        seen.add(sc << 3 | a)
+                        seen.add(sc << 3 | b)
+                score = paths.score(new, seq, closed, only)
+                if score:
+                    total += score
+                    if closed:
+                        kept.append((score, -1, -1))
+                    else:
+                        first, last = seq[0], seq[-1]
+                        kept.append((score, first[0] + STEP[first[1]], last[2] + STEP[last[3]]))
+        return total, kept
 
 
 def all_plays(
@@ -602,6 +636,8 @@ def count_plays(
 ) -> tuple[int, int, bool]:
     """How many legal plays were found (within the deadline), the best score among them, and
     whether that is all of them (`coups`: no list to sort, so the answer is not late)."""
-    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock)
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock,
+                    scores_only=True)
     finder.walk()
-    return len(finder.found), max((f.score for f in finder.found.values()), default=0), finder.complete
+    scores = list(finder.scores.values()) if finder.scores_only else [f.score for f in finder.found.values()]
+    return len(scores), max(scores, default=0), finder.complete
