@@ -36,6 +36,16 @@ CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a dead
 SCORE_WORK = 3  # scoring a candidate costs about 3 nodes of the walk (profile of bench/kaliko_best.py)
 
 
+# EDGES[ot][colour]: the edges of oriented tile `ot` of that colour (code 1-3)
+EDGES = [tuple(tuple(e for e in range(6) if col[e] == k) for k in range(4)) for col in COLOUR]
+
+
+def _hex(a: int, b: int) -> int:
+    """The hex distance between two packed cells (tiles.cell_id), without unpacking them."""
+    dq, dr = (a >> _Q) - (b >> _Q), (a & _R) - (b & _R)
+    return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+
+
 class _Stopped(Exception):
     """The search's work budget or deadline ran out (`Finder.complete` is then False)."""
 
@@ -189,7 +199,6 @@ class Finder:
         dist_old = self._dist[colour]
         if dist_old.get(cell, far) <= left - 1:
             return True
-        board = self.board
         if left == 1:  # only a tile placed here can join: through a neighbouring new tile
             for f in range(6):
                 n = cell + STEP[f]
@@ -201,66 +210,60 @@ class Finder:
                     return True
             return False
         lim = left - 1
-        hq, hr = cell >> _Q, cell & _R  # packed cells: hex distances without unpacking
-        ends_old: list[int] = []
-        ends_new: list[int] = []
-        start, steps, back = self._start, STEP, (3, 4, 5, 0, 1, 2)
+        start = self._start
+        ends = self._free_ends(colour, cell, entry)
         if left == 2:  # (at 3 tiles left the second pass cost more than it saved)
             # Near the end of the hand the test below holds only through a free end within
             # `lim` of here leading into old tiles, or (its second clause) with a new-only
-            # free end within `left - 2` of here; only new tiles within `left` cells can have
-            # either. Without the second kind the answer is the first, found here.
+            # free end within `left - 2` of here. Without the second kind the answer is the
+            # first, found here.
             near_new = False
-            for n, ot in self.new.items():
-                dq, dr = (n >> _Q) - hq, (n & _R) - hr
-                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > left:
-                    continue
-                col = COLOUR[ot]
-                for f in range(6):
-                    if col[f] != colour:
-                        continue
-                    w = n + steps[f]
-                    if w in board or (w == cell and back[f] == entry):
-                        continue
-                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
-                    d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
-                    if d <= lim:
-                        join = self._leads_to_old(n, f)
-                        if join is None:
-                            near_new = near_new or d <= left - 2
-                        elif join > start:
-                            return True
+            for n, f, w in ends:
+                d = _hex(w, cell)
+                if d <= lim:
+                    join = self._leads_to_old(n, f)
+                    if join is None:
+                        near_new = near_new or d <= left - 2
+                    elif join > start:
+                        return True
             if not near_new:
                 return False
-        for n, ot in self.new.items():
-            col = COLOUR[ot]
-            for f in range(6):
-                if col[f] != colour:
-                    continue
-                w = n + steps[f]
-                if w in board or (w == cell and back[f] == entry):
-                    continue
-                join = self._leads_to_old(n, f)
-                if join is None:
-                    ends_new.append(w)
-                elif join > start:
-                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= lim:
-                        return True
-                    ends_old.append(w)
+        ends_old: list[int] = []
+        ends_new: list[int] = []
+        for n, f, w in ends:
+            join = self._leads_to_old(n, f)
+            if join is None:
+                ends_new.append(w)
+            elif join > start:
+                if _hex(w, cell) <= lim:
+                    return True
+                ends_old.append(w)
         if not ends_new:
             return False
-        to_new = far
-        from_new = far
+        to_new = min(_hex(j, cell) for j in ends_new)
+        need = left - 2 - to_new  # the most from_new may be
+        if need < 0:
+            return False
         for j in ends_new:
+            if dist_old.get(j, far) <= need:
+                return True
             jq, jr = j >> _Q, j & _R
-            dq, dr = jq - hq, jr - hr
-            to_new = min(to_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
-            from_new = min(from_new, dist_old.get(j, far))
             for t in ends_old:
                 dq, dr = (t >> _Q) - jq, (t & _R) - jr
-                from_new = min(from_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
-        return to_new + from_new + 2 <= left
+                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= need:
+                    return True
+        return False
+
+    def _free_ends(self, colour: int, cell: int, entry: int) -> list[tuple[int, int, int]]:
+        """The free ends of `colour` of this turn's tiles, as (tile cell, edge, the empty cell
+        it faces), but the one the walk's end enters `cell` by."""
+        board, out = self.board, []
+        for n, ot in self.new.items():
+            for f in EDGES[ot][colour]:
+                w = n + STEP[f]
+                if w not in board and (w != cell or (f + 3) % 6 != entry):
+                    out.append((n, f, w))
+        return out
 
     def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
         """Where the path entering the new tile at `cell` by `edge` meets an old tile: the
@@ -440,7 +443,7 @@ class Finder:
             if known is not None:
                 return known  # the same play reached by another walk: not scored again
             self._work(SCORE_WORK)
-            score = self._quick_score()
+            score = self._quick_score(seq, closed)
             self.scores[key] = score
             if self.best_only and score > self.best_score:
                 self.best_score = score
@@ -456,29 +459,32 @@ class Finder:
             return verdict.score
         return None  # pragma: no cover - a walked scoring main path is always legal
 
-    def _quick_score(self) -> int:
-        """The score of the legal play on the board (K-15 to K-18, DEFAULT doubling),
-        without the path list. No re-scoring of what is unchanged: when the play before the
-        last tile was scored, its scoring paths whose ends do not face the last tile's cell
-        are the same, and only the paths through that tile are traced."""
+    def _quick_score(self, main: list[Piece], closed: bool) -> int:
+        """The score of the legal play on the board whose main path is `main` (K-15 to
+        K-18, DEFAULT doubling), without the path list. No re-scoring of what is unchanged:
+        when the play before the last tile was scored, its scoring paths whose ends do not
+        face the last tile's cell are the same, and only the paths through that tile (the
+        main path, already walked, and the others) are traced."""
         layers = self._layers
         got = layers[-1]
         if got is None:
             before = layers[-2]
             if before is None:
-                got = self._paths_through(0, [], self.new)
+                got = self._paths_through(0, [], self.new, main, closed)
             else:
                 z = self._placed[-1]
                 kept = [r for r in before[1] if r[1] != z and r[2] != z]
-                got = self._paths_through(sum(r[0] for r in kept), kept, (z,))
+                got = self._paths_through(sum(r[0] for r in kept), kept, (z,), main, closed)
             layers[-1] = got
         return got[0]
 
-    def _paths_through(self, total: int, kept: list[tuple[int, int, int]],
-                       cells: Iterable[int]) -> tuple[int, list[tuple[int, int, int]]]:
-        """`kept` and the scoring paths through the new tiles of `cells`, with their total."""
-        board, new, paths, only = self.board, self.new, self._paths, self.opts[0]
-        seen: set[int] = set()
+    def _paths_through(self, total: int, kept: list[tuple[int, int, int]], cells: Iterable[int],
+                       seq: list[Piece], closed: bool) -> tuple[int, list[tuple[int, int, int]]]:
+        """`kept` and the scoring paths through the new tiles of `cells` (one of them the path
+        `seq`, already traced), with their total."""
+        board, new, paths = self.board, self.new, self._paths
+        seen: set[int] = set()  # cell << 3 | edge of the new segments already on a path
+        total, kept = self._kept(total, kept, seq, closed, seen)
         for c in cells:
             part = PARTNER[new[c]]
             for e in range(6):
@@ -488,18 +494,24 @@ class Finder:
                 if c + STEP[e] not in board and c + STEP[p] not in board:
                     continue  # a lone segment between two empty cells scores nothing
                 seq, closed = paths.path(board, new, c, e)
-                for sc, a, _c, b, pid in seq:
-                    if pid < 0:
-                        seen.add(sc << 3 | a)
-                        seen.add(sc << 3 | b)
-                score = paths.score(new, seq, closed, only)
-                if score:
-                    total += score
-                    if closed:
-                        kept.append((score, -1, -1))
-                    else:
-                        first, last = seq[0], seq[-1]
-                        kept.append((score, first[0] + STEP[first[1]], last[2] + STEP[last[3]]))
+                total, kept = self._kept(total, kept, seq, closed, seen)
+        return total, kept
+
+    def _kept(self, total: int, kept: list[tuple[int, int, int]], seq: list[Piece], closed: bool,
+              seen: set[int]) -> tuple[int, list[tuple[int, int, int]]]:
+        """The path `seq` added to the scoring paths when it scores; its new segments seen."""
+        for sc, a, _c, b, pid in seq:
+            if pid < 0:
+                seen.add(sc << 3 | a)
+                seen.add(sc << 3 | b)
+        score = self._paths.score(self.new, seq, closed, self.opts[0])
+        if score:
+            total += score
+            if closed:
+                kept.append((score, -1, -1))
+            else:
+                first, last = seq[0], seq[-1]
+                kept.append((score, first[0] + STEP[first[1]], last[2] + STEP[last[3]]))
         return total, kept
 
 
