@@ -598,28 +598,21 @@ def search_best(
     best. Anytime: the plays of up to 2 tiles first (milliseconds; past a deadline too, so
     that a player hears a play whenever a short one exists), then of up to 3, then the
     whole search with what is left; when that completes the answer is `best_play`'s."""
-    opts = (crossings_new_tiles_only, double_main_only)
     best: Found | None = None
     used = 0
-    for size in (2, 3):
-        if max_tiles <= size:
-            break
-        timed = size > 2
-        first = Finder(board, hand, *opts, size, best_only=True, budget=None if budget is None else max(budget - used, 0),
-                       deadline=deadline if timed else None, clock=clock if timed else None)
-        got = first.run()
-        used += first.nodes
+    for size in [*(s for s in (2, 3) if s < max_tiles), max_tiles]:
+        timed = size > 2 or size == max_tiles
+        finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, size, best_only=True,
+                        budget=None if budget is None else max(budget - used, 0),
+                        deadline=deadline if timed else None, clock=clock if timed else None)
+        got = finder.run()
+        used += finder.nodes
+        if size == max_tiles and finder.complete:
+            return (got[0] if got else None), True
         if got and (best is None or got[0].score > best.score):
             best = got[0]
-        if not first.complete:
-            return best, False
-    rest = None if budget is None else max(budget - used, 0)
-    full = Finder(board, hand, *opts, max_tiles, best_only=True, budget=rest, deadline=deadline, clock=clock)
-    got = full.run()
-    if full.complete:
-        return (got[0] if got else None), True
-    if got and (best is None or got[0].score > best.score):
-        best = got[0]
+        if not finder.complete:
+            break
     return best, False
 
 

@@ -67,42 +67,35 @@ class OldPaths:
     def path(self, board: dict[int, int], new: dict[int, int], cell: int, edge: int) -> tuple[list[Piece], bool]:
         """The whole path through the segment of new tile `cell` ending at `edge`, as pieces
         in order (like `scoring.trace`), and whether it is closed."""
-        end = self.end
         b0 = PARTNER[new[cell]][edge]
-        seq: list[Piece] = [(cell, edge, cell, b0, -1)]
-        c, out = cell, b0
-        while True:  # forward
+        ahead, closed = self._follow(board, new, cell, b0, cell << 3 | edge)
+        seq: list[Piece] = [(cell, edge, cell, b0, -1), *ahead]
+        if closed:
+            return seq, True
+        behind, _ = self._follow(board, new, cell, edge, -1)
+        return [(c1, b, c0, a, pid) for c0, a, c1, b, pid in reversed(behind)] + seq, False
+
+    def _follow(self, board: dict[int, int], new: dict[int, int], c: int, out: int,
+                start: int) -> tuple[list[Piece], bool]:
+        """The pieces met leaving the tile at `c` by edge `out`, in the order met (each as
+        cell entered, edge in, cell left, edge out, id), and whether the walk came back in
+        by `start` (cell << 3 | edge: the path is closed)."""
+        end, got = self.end, []
+        while True:
             n = c + STEP[out]
             t = board.get(n)
             if t is None:
-                break
+                return got, False
             entry = (out + 3) % 6
             if n in new:
-                if n == cell and entry == edge:
-                    return seq, True
+                if n << 3 | entry == start:
+                    return got, True
                 out = PARTNER[t][entry]
-                seq.append((n, entry, n, out, -1))
+                got.append((n, entry, n, out, -1))
                 c = n
-            else:
+            else:  # an old open end: the whole old path at once
                 pid, c, out = end[n << 3 | entry]
-                seq.append((n, entry, c, out, pid))
-        back: list[Piece] = []
-        c, out = cell, edge
-        while True:  # backward
-            n = c + STEP[out]
-            t = board.get(n)
-            if t is None:
-                break
-            entry = (out + 3) % 6
-            if n in new:
-                out = PARTNER[t][entry]
-                back.append((n, out, n, entry, -1))
-                c = n
-            else:
-                pid, c, out = end[n << 3 | entry]
-                back.append((c, out, n, entry, pid))
-        back.reverse()
-        return back + seq, False
+                got.append((n, entry, c, out, pid))
 
     def score(self, new: dict[int, int], seq: list[Piece], closed: bool, new_tiles_only: bool) -> int:
         """RULES K-10, K-15 to K-17: what the path scores (0 when it is no scoring path)."""
