@@ -41,6 +41,7 @@ from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
 
 
+_NEVER = 1 << 62  # a node count never reached (an int, so that mypyc can compile this module)
 CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a deadline
 SCORE_WORK = 3  # scoring a candidate costs about 3 nodes of the walk (profile of bench/kaliko_best.py)
 
@@ -114,7 +115,7 @@ class Finder:
         self.scores_only = self.best_only or (scores_only and not double_main_only)  # quick scoring
         self.budget, self.deadline, self._clock = budget, deadline, clock
         self.complete = True
-        self._check_at = float("inf")
+        self._check_at = _NEVER
         if budget is not None or deadline is not None:
             self._check_at = 0
         self.best: Found | None = None
@@ -299,7 +300,7 @@ class Finder:
         """Called when `nodes` reaches `_check_at`: stop when the budget or deadline is spent."""
         if self.budget is not None and self.nodes >= self.budget:
             raise _Stopped
-        nxt = float("inf")
+        nxt = _NEVER
         if self.deadline is not None:
             assert self._clock is not None, "a deadline needs a clock"
             if self._clock() >= self.deadline:

@@ -80,7 +80,8 @@ class OldPaths:
         """The pieces met leaving the tile at `c` by edge `out`, in the order met (each as
         cell entered, edge in, cell left, edge out, id), and whether the walk came back in
         by `start` (cell << 3 | edge: the path is closed)."""
-        end, got = self.end, []
+        end = self.end
+        got: list[Piece] = []
         while True:
             n = c + STEP[out]
             t = board.get(n)
