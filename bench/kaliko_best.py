@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,13 +39,15 @@ from companion.games.kaliko.finder import Finder, best_play, search_best  # noqa
 from companion.games.kaliko.rules import Kaliko, packed_board  # noqa: E402
 
 
-def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
+def mid_games(n: int, seed: int, players: tuple[str, str] = ("A", "B")) -> list[tuple[int, Match[Any, Any]]]:
+    """`n` games of greedy bots (3-tile plays) from game seeds drawn from `seed`, stopped at
+    30-40 tiles down with the player to move holding 7 tiles (also bench/kaliko_wait.py's)."""
     rng = random.Random(seed)
-    out: list[tuple[int, dict[int, int], list[int]]] = []
+    out: list[tuple[int, Match[Any, Any]]] = []
     while len(out) < n:
         game_seed = rng.randrange(10**9)
         game = Kaliko()
-        match = Match(game, ["A", "B"], game_seed)
+        match: Match[Any, Any] = Match(game, list(players), game_seed)
         root = Rng(game_seed)
         bots = [GreedyBot(game, s, root.fork(s + 1), max_tiles=3) for s in range(2)]
         for _ in range(200):
@@ -55,8 +58,12 @@ def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
             match.play(seat, bots[seat].choose(match.state))
         s = match.state
         if not match.over and 30 <= len(s.board) <= 40 and len(s.hands[s.turn]) == 7:
-            out.append((game_seed, packed_board(s.board), list(s.hands[s.turn])))
+            out.append((game_seed, match))
     return out
+
+
+def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
+    return [(gs, packed_board(m.state.board), list(m.state.hands[m.state.turn])) for gs, m in mid_games(n, seed)]
 
 
 def timed(fn):  # type: ignore[no-untyped-def]

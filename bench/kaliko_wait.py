@@ -31,6 +31,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kaliko_best import mid_games  # noqa: E402
 
 from companion.core import Match, Rng, find  # noqa: E402
 from companion.games.kaliko import search  # noqa: E402
@@ -62,32 +65,12 @@ class Stamp:
         pass
 
 
-def positions(n: int, seed: int) -> list[tuple[int, Match[Any, Any], Any]]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        game_seed = rng.randrange(10**9)
-        game, ui, _ = load(find("kaliko"))
-        match: Match[Any, Any] = Match(game, ["Marie", "Paul"], game_seed)
-        root = Rng(game_seed)
-        bots = [GreedyBot(game, s, root.fork(s + 1), max_tiles=3) for s in range(2)]
-        for _ in range(200):
-            if match.over or len(match.state.board) >= 30:
-                break
-            seat = match.current
-            assert seat is not None
-            match.play(seat, bots[seat].choose(match.state))
-        s = match.state
-        if not match.over and 30 <= len(s.board) <= 40 and len(s.hands[s.turn]) == 7:
-            out.append((game_seed, match, ui))
-    return out
-
-
 def waits(n: int, seed: int) -> dict[str, list[float]]:
     """For each command, the wait from the line posted to the first word, on each position."""
     entry = find("kaliko")
+    _game, ui, _ = load(entry)
     got: dict[str, list[float]] = {c: [] for c in COMMANDS}
-    for game_seed, match, ui in positions(n, seed):
+    for game_seed, match in mid_games(n, seed, ("Marie", "Paul")):
         game = match.game
         for command in COMMANDS:  # a fresh table each: « joue pour moi » plays the move
             m: Match[Any, Any] = copy.deepcopy(match)
