@@ -8,6 +8,8 @@ check that the best score equals the maximum of the old exhaustive listing
 (`Finder(board, hand).run()`), and the wall time of what a player waits for within the
 deadline (« meilleur », `coups`) and of a bot's move within its work budget.
 Then the same timings with the process held to one core (`taskset -c 0`), printed beside.
+With `--mypyc`, also the CPU time of `best_play` with finder.py and paths.py compiled by mypyc
+(from a copy of the package in a temporary folder: nothing is built in the tree), beside.
 
 Run: /work/main/.venv/bin/python bench/kaliko_best.py [--positions 30] [--seed S]
 """
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,13 +39,15 @@ from companion.games.kaliko.finder import Finder, best_play, search_best  # noqa
 from companion.games.kaliko.rules import Kaliko, packed_board  # noqa: E402
 
 
-def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
+def mid_games(n: int, seed: int, players: tuple[str, str] = ("A", "B")) -> list[tuple[int, Match[Any, Any]]]:
+    """`n` games of greedy bots (3-tile plays) from game seeds drawn from `seed`, stopped at
+    30-40 tiles down with the player to move holding 7 tiles (also bench/kaliko_wait.py's)."""
     rng = random.Random(seed)
-    out: list[tuple[int, dict[int, int], list[int]]] = []
+    out: list[tuple[int, Match[Any, Any]]] = []
     while len(out) < n:
         game_seed = rng.randrange(10**9)
         game = Kaliko()
-        match = Match(game, ["A", "B"], game_seed)
+        match: Match[Any, Any] = Match(game, list(players), game_seed)
         root = Rng(game_seed)
         bots = [GreedyBot(game, s, root.fork(s + 1), max_tiles=3) for s in range(2)]
         for _ in range(200):
@@ -53,8 +58,12 @@ def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
             match.play(seat, bots[seat].choose(match.state))
         s = match.state
         if not match.over and 30 <= len(s.board) <= 40 and len(s.hands[s.turn]) == 7:
-            out.append((game_seed, packed_board(s.board), list(s.hands[s.turn])))
+            out.append((game_seed, match))
     return out
+
+
+def positions(n: int, seed: int) -> list[tuple[int, dict[int, int], list[int]]]:
+    return [(gs, packed_board(m.state.board), list(m.state.hands[m.state.turn])) for gs, m in mid_games(n, seed)]
 
 
 def timed(fn):  # type: ignore[no-untyped-def]
@@ -101,14 +110,47 @@ def summary(rows: list[dict[str, float]], label: str) -> list[str]:
     ]
 
 
+def compiled(rows: list[dict[str, float]], n: int, seed: int) -> str:
+    """best_play's CPU times with the finder compiled by mypyc, run from a copy of the package."""
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(root / "companion", Path(tmp) / "companion", ignore=shutil.ignore_patterns("__pycache__"))
+        mods = ["companion/games/kaliko/finder.py", "companion/games/kaliko/paths.py"]
+        build = subprocess.run([str(Path(sys.executable).parent / "mypyc"), "--ignore-missing-imports", *mods], cwd=tmp, capture_output=True, text=True)
+        if build.returncode != 0:
+            return f"[mypyc] could not build: {build.stdout[-300:]}{build.stderr[-300:]}"
+        (Path(tmp) / "bench").mkdir()
+        for name in ("kaliko_best.py", "kaliko_finder_old.py"):  # run from the copy: it imports the copy
+            shutil.copy(root / "bench" / name, Path(tmp) / "bench" / name)
+        cmd = [sys.executable, str(Path(tmp) / "bench" / "kaliko_best.py"), "--positions", str(n), "--seed", str(seed), "--best-only"]
+        got = json.loads(subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True).stdout)
+    if not got["module"].endswith(".so"):
+        return f"[mypyc] the copy ran uncompiled ({got['module']})"
+    times = got["times"]
+    old_med = statistics.median(r["c_old"] for r in rows)
+    old_max = max(r["c_old"] for r in rows)
+    return (f"[mypyc] best_play CPU median {statistics.median(times):.3f} s, max {max(times):.3f} s; ratio old/compiled: "
+            f"of medians {old_med / max(statistics.median(times), 1e-9):.2f}x, of maxima {old_max / max(max(times), 1e-9):.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed)")
     ap.add_argument("--times-only", action="store_true", help="(internal) print the timings as JSON")
+    ap.add_argument("--mypyc", action="store_true", help="also time best_play compiled by mypyc")
+    ap.add_argument("--best-only", action="store_true", help="(internal) print best_play's CPU times as JSON")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     pos = positions(args.positions, seed)
+    if args.best_only:
+        import companion.games.kaliko.finder as finder_module
+
+        times = [timed(lambda b=b, h=h: best_play(b, h))[1] for _s, b, h in pos]
+        print(json.dumps({"times": times, "module": finder_module.__file__}))
+        return
     if args.times_only:
         print(json.dumps(timings(pos)))
         return
@@ -134,6 +176,8 @@ def main() -> None:
     for a, b in zip(lines, other, strict=True):
         print(a)
         print(b)
+    if args.mypyc:
+        print(compiled(rows, args.positions, seed))
     nodes = Finder(pos[0][1], pos[0][2], best_only=True)
     n0 = time.process_time()
     nodes.run()

@@ -11,7 +11,7 @@ import pytest
 from companion.core import Match, Rng
 from companion.games.kaliko import search
 from companion.games.kaliko.bot import GreedyBot
-from companion.games.kaliko.finder import Finder, best_play, search_best, search_plays
+from companion.games.kaliko.finder import Finder, best_play, count_plays, search_best, search_plays
 from companion.games.kaliko.rules import Kaliko, packed_board
 from companion.games.kaliko.scoring import evaluate
 
@@ -55,6 +55,20 @@ def test_best_play_equals_the_exhaustive_maximum_of_the_old_finder(max_tiles):
         assert (new.placements if new else None) == (was.placements if was else None)  # the same play on ties
         listed = {f.placements: f.score for f in Finder(b, hand, max_tiles=max_tiles).run()}
         assert listed == {f.placements: f.score for f in everything}
+
+
+@pytest.mark.parametrize("crossings_new_tiles_only", [False, True])
+def test_the_quick_scores_of_every_play_are_the_judges_scores(crossings_new_tiles_only):
+    # paths.py walks old paths whole and the finder re-traces only what the last tile
+    # changed: every play's score must still be the one score_paths gives (both variants)
+    for b, hand in _positions():
+        listed = {frozenset(f.placements): f.score for f in Finder(b, hand, crossings_new_tiles_only, max_tiles=4).run()}
+        quick = Finder(b, hand, crossings_new_tiles_only, max_tiles=4, scores_only=True)
+        quick.walk()
+        assert quick.complete and quick.scores == listed
+        n, top, proven = count_plays(b, hand, crossings_new_tiles_only)
+        full = Finder(b, hand, crossings_new_tiles_only).run()
+        assert (n, top, proven) == (len(full), max((f.score for f in full), default=0), True)
 
 
 def test_a_search_within_a_large_budget_is_best_play_and_proven():

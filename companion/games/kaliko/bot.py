@@ -28,7 +28,10 @@ def _as_play(found: Any) -> Play:
     return Play(tuple(sorted((*cell_qr(c), ORIENTED[ot]) for c, ot in found.placements)))
 
 
-BUDGET = 50_000  # nodes of the finder's walk per move: ~0.35 s at 140k nodes/s (bench/kaliko_best.py)
+# Nodes of the finder's walk per move: ~0.3 s at 175k nodes/s (bench/kaliko_best.py, 2026-12-02;
+# it was 140k before issue 26's faster scoring). Kept at 50,000 although the walk got faster:
+# the walk and its node count did not change, so the same budget plays the same moves (goldens).
+BUDGET = 50_000
 STUCK_LIMIT = 3  # exchanges in a row without a scoring play before the bot passes
 
 

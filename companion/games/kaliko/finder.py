@@ -18,21 +18,42 @@ lies within reach of the tiles left in hand. Each candidate is judged by
 `scoring.score_paths`, the rules' own judge. The best-play search (`best_play`) walks the
 same way, scores candidates without building their path lists, and skips a last tile that
 can only add one segment (five empty neighbours) when that cannot beat the best found.
+
+Speed (issue 26). Paths are walked in steps of whole old paths (`paths.OldPaths`, summed up
+once per search), and a candidate one tile longer than a scored one re-traces only the paths
+through that tile: the scoring paths whose ends do not face it are the same. A sound upper
+bound on what the remaining tiles can add was tried and measured (bench/kaliko_best.py's
+positions): at one tile left it stays ~25 points above the best found in median, and the
+walk is not bushy near its leaves (as many nodes at 5 tiles as at 6), so it pruned almost
+nothing and cost more than it saved; it is not kept. The walk itself (and so its node
+count, the bots' budget) is the same as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .scoring import Verdict, old_runs, score_paths, self_crossings, trace
+from .paths import OldPaths, Piece
+from .scoring import Verdict, score_paths
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
 
 
+_NEVER = 1 << 62  # a node count never reached (an int, so that mypyc can compile this module)
 CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a deadline
 SCORE_WORK = 3  # scoring a candidate costs about 3 nodes of the walk (profile of bench/kaliko_best.py)
+
+
+# EDGES[ot][colour]: the edges of oriented tile `ot` of that colour (code 1-3)
+EDGES = [tuple(tuple(e for e in range(6) if col[e] == k) for k in range(4)) for col in COLOUR]
+
+
+def _hex(a: int, b: int) -> int:
+    """The hex distance between two packed cells (tiles.cell_id), without unpacking them."""
+    dq, dr = (a >> _Q) - (b >> _Q), (a & _R) - (b & _R)
+    return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
 
 
 class _Stopped(Exception):
@@ -83,20 +104,23 @@ class Finder:
         budget: int | None = None,
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
+        scores_only: bool = False,
     ) -> None:
-        """`budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
+        """`scores_only` keeps only each play's score (in `scores`: `coups` needs no list).
+        `budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
         anytime: it stops when either runs out, keeps what it found and sets `complete`
         False. A budget gives the same answer on any machine (bots, RULES-free of time);
         only what a player waits for passes a deadline."""
         self.best_only = best_only and not double_main_only
+        self.scores_only = self.best_only or (scores_only and not double_main_only)  # quick scoring
         self.budget, self.deadline, self._clock = budget, deadline, clock
         self.complete = True
-        self._check_at = float("inf")
+        self._check_at = _NEVER
         if budget is not None or deadline is not None:
             self._check_at = 0
         self.best: Found | None = None
         self.best_score = -1
-        self._seen: dict[frozenset[tuple[int, int]], int] = {}  # best_only: each play's score
+        self.scores: dict[frozenset[tuple[int, int]], int] = {}  # scores_only: each play's score
         self.old = dict(board)
         self.hand = list(dict.fromkeys(hand))
         self.opts = (crossings_new_tiles_only, double_main_only)
@@ -122,6 +146,11 @@ class Finder:
         self._passable = self._passable_cells()
         self._start: tuple[int, int] = (0, 0)
         self._dist: dict[int, dict[int, int]] = {}
+        self._paths = OldPaths(self.old)  # paths walked in steps of whole old paths
+        # best_only: after each tile placed, the play's scoring paths as (score, the cells
+        # their two ends face) when asked for, else None; the cells in the order placed
+        self._layers: list[tuple[int, list[tuple[int, int, int]]] | None] = [(0, [])]
+        self._placed: list[int] = []
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes
@@ -180,7 +209,6 @@ class Finder:
         dist_old = self._dist[colour]
         if dist_old.get(cell, far) <= left - 1:
             return True
-        board = self.board
         if left == 1:  # only a tile placed here can join: through a neighbouring new tile
             for f in range(6):
                 n = cell + STEP[f]
@@ -192,66 +220,60 @@ class Finder:
                     return True
             return False
         lim = left - 1
-        hq, hr = cell >> _Q, cell & _R  # packed cells: hex distances without unpacking
-        ends_old: list[int] = []
-        ends_new: list[int] = []
-        start, steps, back = self._start, STEP, (3, 4, 5, 0, 1, 2)
+        start = self._start
+        ends = self._free_ends(colour, cell, entry)
         if left == 2:  # (at 3 tiles left the second pass cost more than it saved)
             # Near the end of the hand the test below holds only through a free end within
             # `lim` of here leading into old tiles, or (its second clause) with a new-only
-            # free end within `left - 2` of here; only new tiles within `left` cells can have
-            # either. Without the second kind the answer is the first, found here.
+            # free end within `left - 2` of here. Without the second kind the answer is the
+            # first, found here.
             near_new = False
-            for n, ot in self.new.items():
-                dq, dr = (n >> _Q) - hq, (n & _R) - hr
-                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > left:
-                    continue
-                col = COLOUR[ot]
-                for f in range(6):
-                    if col[f] != colour:
-                        continue
-                    w = n + steps[f]
-                    if w in board or (w == cell and back[f] == entry):
-                        continue
-                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
-                    d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
-                    if d <= lim:
-                        join = self._leads_to_old(n, f)
-                        if join is None:
-                            near_new = near_new or d <= left - 2
-                        elif join > start:
-                            return True
+            for n, f, w in ends:
+                d = _hex(w, cell)
+                if d <= lim:
+                    join = self._leads_to_old(n, f)
+                    if join is None:
+                        near_new = near_new or d <= left - 2
+                    elif join > start:
+                        return True
             if not near_new:
                 return False
-        for n, ot in self.new.items():
-            col = COLOUR[ot]
-            for f in range(6):
-                if col[f] != colour:
-                    continue
-                w = n + steps[f]
-                if w in board or (w == cell and back[f] == entry):
-                    continue
-                join = self._leads_to_old(n, f)
-                if join is None:
-                    ends_new.append(w)
-                elif join > start:
-                    dq, dr = (w >> _Q) - hq, (w & _R) - hr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= lim:
-                        return True
-                    ends_old.append(w)
+        ends_old: list[int] = []
+        ends_new: list[int] = []
+        for n, f, w in ends:
+            join = self._leads_to_old(n, f)
+            if join is None:
+                ends_new.append(w)
+            elif join > start:
+                if _hex(w, cell) <= lim:
+                    return True
+                ends_old.append(w)
         if not ends_new:
             return False
-        to_new = far
-        from_new = far
+        to_new = min(_hex(j, cell) for j in ends_new)
+        need = left - 2 - to_new  # the most from_new may be
+        if need < 0:
+            return False
         for j in ends_new:
+            if dist_old.get(j, far) <= need:
+                return True
             jq, jr = j >> _Q, j & _R
-            dq, dr = jq - hq, jr - hr
-            to_new = min(to_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
-            from_new = min(from_new, dist_old.get(j, far))
             for t in ends_old:
                 dq, dr = (t >> _Q) - jq, (t & _R) - jr
-                from_new = min(from_new, (abs(dq) + abs(dr) + abs(dq + dr)) >> 1)
-        return to_new + from_new + 2 <= left
+                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= need:
+                    return True
+        return False
+
+    def _free_ends(self, colour: int, cell: int, entry: int) -> list[tuple[int, int, int]]:
+        """The free ends of `colour` of this turn's tiles, as (tile cell, edge, the empty cell
+        it faces), but the one the walk's end enters `cell` by."""
+        board, out = self.board, []
+        for n, ot in self.new.items():
+            for f in EDGES[ot][colour]:
+                w = n + STEP[f]
+                if w not in board and (w != cell or (f + 3) % 6 != entry):
+                    out.append((n, f, w))
+        return out
 
     def _leads_to_old(self, cell: int, edge: int) -> tuple[int, int] | None:
         """Where the path entering the new tile at `cell` by `edge` meets an old tile: the
@@ -278,7 +300,7 @@ class Finder:
         """Called when `nodes` reaches `_check_at`: stop when the budget or deadline is spent."""
         if self.budget is not None and self.nodes >= self.budget:
             raise _Stopped
-        nxt = float("inf")
+        nxt = _NEVER
         if self.deadline is not None:
             assert self._clock is not None, "a deadline needs a clock"
             if self._clock() >= self.deadline:
@@ -290,11 +312,15 @@ class Finder:
         self.board[cell] = ot
         self.new[cell] = ot
         self.used.add(OT_NUMBER[ot])
+        self._layers.append(None)
+        self._placed.append(cell)
 
     def _remove(self, cell: int) -> None:
         ot = self.new.pop(cell)
         del self.board[cell]
         self.used.discard(OT_NUMBER[ot])
+        self._layers.pop()
+        self._placed.pop()
 
     # --- the walk -------------------------------------------------------------------------
     def run(self) -> list[Found]:
@@ -370,28 +396,27 @@ class Finder:
         self.nodes += 1
         if self.nodes >= self._check_at:
             self._checkpoint()
-        seq, closed = trace(self.board, x, e)
+        seq, closed = self._paths.path(self.board, self.new, x, e)
         if closed:
             return self._candidate(seq, True)
         if phase == 1:
             start = next(i for i, s in enumerate(seq) if s[0] == x and s[1] == e)
-            new = self.new
             joined = False
             for j in range(start + 1, len(seq)):
-                if seq[j][0] not in new:
+                if seq[j][4] >= 0:  # an old path
                     # Canonical order: every gap of new tiles between two old paths can
                     # be walked from either end; only the walk from the smaller open end
                     # (in (cell, edge) order) to the larger is kept.
-                    if (seq[j - 1][0], seq[j - 1][2]) < self._start:
+                    if (seq[j - 1][2], seq[j - 1][3]) < self._start:
                         return None
                     joined = True
                     break
             here = self._walk(x, e, 2) if joined else None  # stop the forward end, go backward
-            c, _a, b = seq[-1]
+            _c, _a, c, b, _p = seq[-1]
         else:
             joined = True
             here = self._candidate(seq, False)  # stop the backward end: a whole play
-            c, b, _a = seq[0]
+            c, b, _c, _b, _p = seq[0]
         left = self.max_tiles - len(self.new)
         if left <= 0:
             return here
@@ -415,22 +440,22 @@ class Finder:
                 break
         return here
 
-    def _candidate(self, seq: list[tuple[int, int, int]], closed: bool) -> int | None:
-        runs = old_runs(seq, self.new, closed)
+    def _candidate(self, seq: list[Piece], closed: bool) -> int | None:
+        runs = sum(1 for s in seq if s[4] >= 0)  # each old path on it is one old run (paths.py)
         if not (runs >= 2 or (closed and runs >= 1)):
             return None  # the walked path is no scoring path (another walk may find the play)
-        cells = {s[0] for s in seq}
-        if any(c not in cells for c in self.new):
+        cells = {s[0] for s in seq if s[4] < 0}
+        if len(cells) < len(self.new):  # RULES K-11: the main path carries every new tile
             return None
         key = frozenset(self.new.items())
-        if self.best_only:
-            known = self._seen.get(key)
+        if self.scores_only:
+            known = self.scores.get(key)
             if known is not None:
                 return known  # the same play reached by another walk: not scored again
             self._work(SCORE_WORK)
-            score = quick_score(self.board, self.new, self.opts[0])
-            self._seen[key] = score
-            if score > self.best_score:
+            score = self._quick_score(seq, closed)
+            self.scores[key] = score
+            if self.best_only and score > self.best_score:
                 self.best_score = score
                 self.best = Found(tuple(sorted(self.new.items())), Verdict(True, None, score))
             return score
@@ -444,29 +469,60 @@ class Finder:
             return verdict.score
         return None  # pragma: no cover - a walked scoring main path is always legal
 
+    def _quick_score(self, main: list[Piece], closed: bool) -> int:
+        """The score of the legal play on the board whose main path is `main` (K-15 to
+        K-18, DEFAULT doubling), without the path list. No re-scoring of what is unchanged:
+        when the play before the last tile was scored, its scoring paths whose ends do not
+        face the last tile's cell are the same, and only the paths through that tile (the
+        main path, already walked, and the others) are traced."""
+        layers = self._layers
+        got = layers[-1]
+        if got is None:
+            before = layers[-2]
+            if before is None:
+                got = self._paths_through(0, [], self.new, main, closed)
+            else:
+                z = self._placed[-1]
+                kept = [r for r in before[1] if r[1] != z and r[2] != z]
+                got = self._paths_through(sum(r[0] for r in kept), kept, (z,), main, closed)
+            layers[-1] = got
+        return got[0]
 
-def quick_score(board: dict[int, int], new: dict[int, int], crossings_new_tiles_only: bool) -> int:
-    """The score of a legal play (K-15 to K-18, DEFAULT doubling), without the path list."""
-    seen: set[tuple[int, int]] = set()
-    total = 0
-    only = new if crossings_new_tiles_only else None
-    for c in new:
-        for e in range(6):
-            if (c, e) in seen:
-                continue
-            p = PARTNER[new[c]][e]
-            if c + STEP[e] not in board and c + STEP[p] not in board:
-                seen.add((c, p))  # a lone segment between two empty cells scores nothing
-                continue
-            seq, closed = trace(board, c, e)
-            for sc, a, b in seq:
-                seen.add((sc, a))
-                seen.add((sc, b))
-            runs = old_runs(seq, new, closed)
-            if runs >= 2 or (closed and runs >= 1):
-                base = len(seq) + 3 * self_crossings(board, seq, only)
-                total += 2 * base if closed else base
-    return total
+    def _paths_through(self, total: int, kept: list[tuple[int, int, int]], cells: Iterable[int],
+                       seq: list[Piece], closed: bool) -> tuple[int, list[tuple[int, int, int]]]:
+        """`kept` and the scoring paths through the new tiles of `cells` (one of them the path
+        `seq`, already traced), with their total."""
+        board, new, paths = self.board, self.new, self._paths
+        seen: set[int] = set()  # cell << 3 | edge of the new segments already on a path
+        total, kept = self._kept(total, kept, seq, closed, seen)
+        for c in cells:
+            part = PARTNER[new[c]]
+            for e in range(6):
+                if c << 3 | e in seen:
+                    continue
+                p = part[e]
+                if c + STEP[e] not in board and c + STEP[p] not in board:
+                    continue  # a lone segment between two empty cells scores nothing
+                seq, closed = paths.path(board, new, c, e)
+                total, kept = self._kept(total, kept, seq, closed, seen)
+        return total, kept
+
+    def _kept(self, total: int, kept: list[tuple[int, int, int]], seq: list[Piece], closed: bool,
+              seen: set[int]) -> tuple[int, list[tuple[int, int, int]]]:
+        """The path `seq` added to the scoring paths when it scores; its new segments seen."""
+        for sc, a, _c, b, pid in seq:
+            if pid < 0:
+                seen.add(sc << 3 | a)
+                seen.add(sc << 3 | b)
+        score = self._paths.score(self.new, seq, closed, self.opts[0])
+        if score:
+            total += score
+            if closed:
+                kept.append((score, -1, -1))
+            else:
+                first, last = seq[0], seq[-1]
+                kept.append((score, first[0] + STEP[first[1]], last[2] + STEP[last[3]]))
+        return total, kept
 
 
 def all_plays(
@@ -552,28 +608,21 @@ def search_best(
     best. Anytime: the plays of up to 2 tiles first (milliseconds; past a deadline too, so
     that a player hears a play whenever a short one exists), then of up to 3, then the
     whole search with what is left; when that completes the answer is `best_play`'s."""
-    opts = (crossings_new_tiles_only, double_main_only)
     best: Found | None = None
     used = 0
-    for size in (2, 3):
-        if max_tiles <= size:
-            break
-        timed = size > 2
-        first = Finder(board, hand, *opts, size, best_only=True, budget=None if budget is None else max(budget - used, 0),
-                       deadline=deadline if timed else None, clock=clock if timed else None)
-        got = first.run()
-        used += first.nodes
+    for size in [*(s for s in (2, 3) if s < max_tiles), max_tiles]:
+        timed = size > 2 or size == max_tiles
+        finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, size, best_only=True,
+                        budget=None if budget is None else max(budget - used, 0),
+                        deadline=deadline if timed else None, clock=clock if timed else None)
+        got = finder.run()
+        used += finder.nodes
+        if size == max_tiles and finder.complete:
+            return (got[0] if got else None), True
         if got and (best is None or got[0].score > best.score):
             best = got[0]
-        if not first.complete:
-            return best, False
-    rest = None if budget is None else max(budget - used, 0)
-    full = Finder(board, hand, *opts, max_tiles, best_only=True, budget=rest, deadline=deadline, clock=clock)
-    got = full.run()
-    if full.complete:
-        return (got[0] if got else None), True
-    if got and (best is None or got[0].score > best.score):
-        best = got[0]
+        if not finder.complete:
+            break
     return best, False
 
 
@@ -602,6 +651,8 @@ def count_plays(
 ) -> tuple[int, int, bool]:
     """How many legal plays were found (within the deadline), the best score among them, and
     whether that is all of them (`coups`: no list to sort, so the answer is not late)."""
-    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock)
+    finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, deadline=deadline, clock=clock,
+                    scores_only=True)
     finder.walk()
-    return len(finder.found), max((f.score for f in finder.found.values()), default=0), finder.complete
+    scores = list(finder.scores.values()) if finder.scores_only else [f.score for f in finder.found.values()]
+    return len(scores), max(scores, default=0), finder.complete

@@ -1,0 +1,122 @@
+"""The old paths of a Kaliko pattern, summed up once per search, so that the finder walks a
+path through this turn's tiles in steps of whole old paths (issue 26: no re-tracing of what
+is unchanged). Pure.
+
+A new tile can only meet an old path at one of its open ends (its cell was empty), so a path
+of the board after a play is new segments and whole old paths in turn (RULES K-2); each old
+path appears once at most, and two old paths are always parted by new segments, so every
+old path on it is one of its old runs (K-10). Its score (K-15 to K-17) needs only each old
+path's length and crossings, and the crossings between two old paths on a shared tile.
+"""
+
+from __future__ import annotations
+
+from .scoring import self_crossings, trace
+from .tiles import PARTNER, STEP, crosses
+
+# A piece of a path is (first cell, edge facing backward, last cell, edge facing forward, old
+# path id): a new segment is (cell, a, cell, b, -1), a whole old path its id (>= 0).
+Piece = tuple[int, int, int, int, int]
+
+_CROSS: dict[tuple[int, int], int] = {}  # (ot, mask of edges on one path) -> crossing pairs
+
+
+def crossings_on(ot: int, mask: int) -> int:
+    """Pairs of crossing segments of tile `ot` among those with both edges in `mask`."""
+    got = _CROSS.get((ot, mask))
+    if got is None:
+        part = PARTNER[ot]
+        segs = [(a, part[a]) for a in range(6) if a < part[a] and mask >> a & 1 and mask >> part[a] & 1]
+        got = sum(crosses(*segs[i], *segs[j]) for i in range(len(segs)) for j in range(i + 1, len(segs)))
+        _CROSS[ot, mask] = got
+    return got
+
+
+class OldPaths:
+    """Every open path of the old pattern: its two ends, length and crossings."""
+
+    def __init__(self, old: dict[int, int]) -> None:
+        self.end: dict[int, tuple[int, int, int]] = {}  # cell << 3 | edge of an end -> (id, far cell, far edge)
+        self.length: list[int] = []
+        self.own: list[int] = []  # RULES K-16: crossings of the path with itself
+        self.between: dict[tuple[int, int], int] = {}  # (id, id'), id < id': crossings of the two
+        owner: dict[tuple[int, int], int] = {}
+        for c in old:
+            for e in range(6):
+                if c + STEP[e] in old or (c, e) in owner:
+                    continue
+                seq, _closed = trace(old, c, e)  # it has an end here: open
+                pid = len(self.length)
+                for sc, a, b in seq:
+                    owner[sc, a] = owner[sc, b] = pid
+                (c0, a0, _), (c1, _, b1) = seq[0], seq[-1]
+                self.end[c0 << 3 | a0] = (pid, c1, b1)
+                self.end[c1 << 3 | b1] = (pid, c0, a0)
+                self.length.append(len(seq))
+                self.own.append(self_crossings(old, seq))
+        for c, ot in old.items():
+            part = PARTNER[ot]
+            segs = [(a, part[a]) for a in range(6) if a < part[a]]
+            for i in range(3):
+                for j in range(i + 1, 3):
+                    p, q = owner.get((c, segs[i][0])), owner.get((c, segs[j][0]))
+                    if p is not None and q is not None and p != q and crosses(*segs[i], *segs[j]):
+                        key = (p, q) if p < q else (q, p)
+                        self.between[key] = self.between.get(key, 0) + 1
+
+    def path(self, board: dict[int, int], new: dict[int, int], cell: int, edge: int) -> tuple[list[Piece], bool]:
+        """The whole path through the segment of new tile `cell` ending at `edge`, as pieces
+        in order (like `scoring.trace`), and whether it is closed."""
+        b0 = PARTNER[new[cell]][edge]
+        ahead, closed = self._follow(board, new, cell, b0, cell << 3 | edge)
+        seq: list[Piece] = [(cell, edge, cell, b0, -1), *ahead]
+        if closed:
+            return seq, True
+        behind, _ = self._follow(board, new, cell, edge, -1)
+        return [(c1, b, c0, a, pid) for c0, a, c1, b, pid in reversed(behind)] + seq, False
+
+    def _follow(self, board: dict[int, int], new: dict[int, int], c: int, out: int,
+                start: int) -> tuple[list[Piece], bool]:
+        """The pieces met leaving the tile at `c` by edge `out`, in the order met (each as
+        cell entered, edge in, cell left, edge out, id), and whether the walk came back in
+        by `start` (cell << 3 | edge: the path is closed)."""
+        end = self.end
+        got: list[Piece] = []
+        while True:
+            n = c + STEP[out]
+            t = board.get(n)
+            if t is None:
+                return got, False
+            entry = (out + 3) % 6
+            if n in new:
+                if n << 3 | entry == start:
+                    return got, True
+                out = PARTNER[t][entry]
+                got.append((n, entry, n, out, -1))
+                c = n
+            else:  # an old open end: the whole old path at once
+                pid, c, out = end[n << 3 | entry]
+                got.append((n, entry, c, out, pid))
+
+    def score(self, new: dict[int, int], seq: list[Piece], closed: bool, new_tiles_only: bool) -> int:
+        """RULES K-10, K-15 to K-17: what the path scores (0 when it is no scoring path)."""
+        length, pids = 0, []
+        masks: dict[int, int] = {}
+        for c, a, _c, b, pid in seq:
+            if pid < 0:
+                length += 1
+                masks[c] = masks.get(c, 0) | 1 << a | 1 << b
+            else:
+                pids.append(pid)
+                length += self.length[pid]
+        if not (len(pids) >= 2 or (closed and pids)):
+            return 0
+        cross = sum(crossings_on(new[c], m) for c, m in masks.items() if m & (m - 1) & ((m & (m - 1)) - 1))
+        if not new_tiles_only:
+            own, between = self.own, self.between
+            cross += sum(own[p] for p in pids)
+            for i, p in enumerate(pids):
+                for q in pids[i + 1:]:
+                    cross += between.get((p, q) if p < q else (q, p), 0)
+        base = length + 3 * cross
+        return 2 * base if closed else base
