@@ -20,10 +20,10 @@ from companion.language import (
     is_ordinal,
     languages,
     number_spans,
+    number_word,
     numbers_in,
     ordinal,
     read_number,
-    spell,
     strip_players,
     table,
     yes_no,
@@ -59,7 +59,7 @@ def test_numbers_in_a_line_in_order_with_their_words():
 def test_every_spelled_number_of_the_tables_reads_back():
     for lang in ("fr", "en"):
         for n in range(0, 101):
-            assert read_number(spell(n, lang)) == n, (lang, n, spell(n, lang))
+            assert read_number(number_word(n, lang)) == n, (lang, n, number_word(n, lang))
 
 
 @pytest.mark.parametrize(("text", "meaning"), [

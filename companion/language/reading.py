@@ -188,7 +188,7 @@ def ordinal(text: str) -> int | None:
     return read_number(rest) if rest else None
 
 
-def spell(n: int, lang: str) -> str:
+def number_word(n: int, lang: str) -> str:
     """`n` as a word of `lang` when its table spells it, else in digits."""
     spelled = table("shared", lang).get("spelled", [])
     return str(spelled[n]) if 0 <= n < len(spelled) else str(n)

@@ -24,7 +24,7 @@ from companion.games.base import GameUI, Intent
 from companion.narration import Priority, Utterance, Verbosity
 from companion.session.inbox import Device, Line, SeatClaimed
 
-from .core import Heard, RuleReader, Seat, SessionCore
+from .core import LastSaid, RuleReader, Seat, SessionCore
 from .loop import TableLoop
 from .outputs import Output
 from .table import Channel, SpeakerChannel, Table
@@ -144,5 +144,5 @@ class Session:
         self.emit([say(msg_id, priority=priority, to=seat, **params)])
 
 
-__all__ = ["Channel", "Heard", "Output", "RuleReader", "Seat", "Session", "SessionCore", "SpeakerChannel", "Table",
+__all__ = ["Channel", "LastSaid", "Output", "RuleReader", "Seat", "Session", "SessionCore", "SpeakerChannel", "Table",
            "TableLoop"]

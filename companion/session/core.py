@@ -130,7 +130,7 @@ class ReadBack(Intent):
 
 
 @dataclass
-class Heard:
+class LastSaid:
     """What one listener heard last, for `repeat` (and spelling on a second repeat)."""
 
     says: list[tuple[Utterance, bool]] = field(default_factory=list)  # (utterance, private)
@@ -181,7 +181,7 @@ class SessionCore:
         self.resume_news: list[Utterance] = []
         self.news_unannounced = False
         self.save_path: str | None = None  # where the journal is, said when asked (« où est la sauvegarde »)
-        self.heard: dict[int | None, Heard] = {}
+        self.heard: dict[int | None, LastSaid] = {}
         self.pending: dict[int, Intent] = {}  # an Ask or a Confirm waiting for its answer
         self.quit_asked = False  # « Quitter la partie ? » waits for « oui » (#29)
         # what each seat is in the middle of (a declaration list being played): values the
@@ -375,7 +375,7 @@ class SessionCore:
         if remember and by_listener:
             self._said += 1
             for listener, said in by_listener.items():
-                self.heard[listener] = Heard(said, 0, self._said)
+                self.heard[listener] = LastSaid(said, 0, self._said)
 
     def _say(self, utt: Utterance, private: bool, spell: bool = False) -> None:
         self._out.append(Say(utt.to, utt, private, self._lang(utt.to), self._verb(utt.to), spell))

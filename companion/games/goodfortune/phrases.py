@@ -16,7 +16,7 @@ from typing import Any
 from companion import language as tables
 from companion.core import Match
 from companion.games.base import GameUI, action_command
-from companion.language import Builder, fill, spell, spoken
+from companion.language import Builder, fill, number_word, spoken
 from companion.language.grammar import Context, Names, Number, Player, grammar_of
 
 from .rules import Declare, Place, Push
@@ -80,12 +80,12 @@ def end_name(end: str, lang: str) -> str:
 def _action(ui: GameUI, match: Match[Any, Any], seat: int, action: Any, lang: str) -> tuple[str, dict[str, str]]:
     """(template key, slot values) of one legal action."""
     if isinstance(action, Declare):
-        tile = spell(action.number, lang)
+        tile = number_word(action.number, lang)
         if action.left is not None:
             return "declare_charm", {"tile": tile, "charm": charm_name(action.left, lang)}
         return "declare", {"tile": tile}
     if isinstance(action, Push):
-        return "push", {"tile": spell(action.number, lang)}
+        return "push", {"tile": number_word(action.number, lang)}
     if isinstance(action, Place):
         same_end = [a for a in match.legal(seat) if isinstance(a, Place) and a.end == action.end]
         if action.outer is not None and len({a.outer for a in same_end}) > 1:
@@ -103,7 +103,7 @@ def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:
         b.rule(t[key], command)
         b.say(t[key], command)
     b.rule(t["where"], "where")
-    numbers = [spell(n, lang) for n in range(1, N_TILES + 1)]
+    numbers = [number_word(n, lang) for n in range(1, N_TILES + 1)]
     b.slot("number", numbers)
     for n in numbers:
         b.say(fill(t["where"], number=n), "where")

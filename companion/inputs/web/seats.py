@@ -24,7 +24,7 @@ LOG_LINES = 500  # what a page can catch up on after a reconnection
 
 
 @dataclass(frozen=True)
-class Heard:
+class SeatLine:
     """One line a seat's channel received: `n` counts from 1 (the stream's event id)."""
 
     n: int
@@ -48,7 +48,7 @@ class SeatChannel:
     def __init__(self, seat: int, source: str, maxlen: int = LOG_LINES) -> None:
         self.seat = seat
         self.source = source
-        self._lines: deque[Heard] = deque(maxlen=maxlen)
+        self._lines: deque[SeatLine] = deque(maxlen=maxlen)
         self._n = 0
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
@@ -64,7 +64,7 @@ class SeatChannel:
             if self.closed:
                 return
             self._n += 1
-            self._lines.append(Heard(self._n, text, private, lang, int(priority or 0), earcon))
+            self._lines.append(SeatLine(self._n, text, private, lang, int(priority or 0), earcon))
             listeners = list(self._listeners)
         for wake in listeners:
             wake()
@@ -74,7 +74,7 @@ class SeatChannel:
         (a page speaking private lines with the phone's voice cuts its own speech per line)."""
 
     # --- readers ---------------------------------------------------------------------------
-    def since(self, n: int) -> list[Heard]:
+    def since(self, n: int) -> list[SeatLine]:
         """The lines after number `n` still kept (all of them for n = 0)."""
         with self._lock:
             return [h for h in self._lines if h.n > n]
@@ -190,5 +190,5 @@ def release_target(text: str, names: list[str]) -> int | None:
     return None
 
 
-__all__ = ["LOG_LINES", "Claim", "Heard", "SeatBook", "SeatChannel", "SeatClaimed", "SeatReleased",
+__all__ = ["LOG_LINES", "Claim", "SeatLine", "SeatBook", "SeatChannel", "SeatClaimed", "SeatReleased",
            "release_target"]
