@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 #: are no command taken.
 SHARED_SHARE: float | None = 0.5
 
+#: the share of the whole well-formed language (`PhraseSet.whole`: every token, player, number
+#: of the game, legal now or not) among what is not a shared word; the listed phrases (the legal
+#: moves now) have the rest, so a legal move is likelier than the same words heard through the
+#: whole language, spread over all its sequences and values. Measured in docs/voice.md.
+WHOLE_SHARE = 0.3
+
 #: (from state, to state, probability, word); word None: an empty (null) transition
 Arc = tuple[int, int, float, "str | None"]
 
@@ -204,13 +210,23 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         raise ValueError("nothing sayable: no phrase and no template")
     shared = [t for t in concrete if ps.by_tokens[t].command in shared_commands]
     if SHARED_SHARE is None or not shared or len(shared) == alternatives:
+        shared_share = 0.0
         groups = [(concrete, [], len(concrete) / alternatives), ([], list(templates), len(templates) / alternatives)]
     else:
+        shared_share = SHARED_SHARE
         game = [t for t in concrete if ps.by_tokens[t].command not in shared_commands]
         rest = len(game) + len(templates)
         groups = [(shared, [], SHARED_SHARE), (game, [], (1 - SHARED_SHARE) * len(game) / rest),
                   ([], list(templates), (1 - SHARED_SHARE) * len(templates) / rest)]
-    slots = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+    slots: dict[str, list[tuple[str, ...]]] = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+    if ps.whole:
+        # issue 24 §3: what is said is heard as said, legal or not; the listed phrases (legal
+        # now) keep the larger share, the shared words theirs
+        groups = [(p, r, share if shared_share and p is shared else share * (1 - WHOLE_SHARE))
+                  for p, r, share in groups]
+        named = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
+        slots.update({f"whole:{n}": v for n, v in ps.whole_tokens.items()})
+        groups.append(([], named, WHOLE_SHARE * (1 - shared_share)))
     for phrases, rules, share in groups:
         if phrases:
             fa.words(phrases, body, end, share)
