@@ -230,9 +230,9 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         # now) `WHOLE_ODDS` times likelier than one line of the whole language
         game_alts = alternatives - (len(shared) if shared_share else 0)
         base = (1 - shared_share) / max(1, game_alts)
-        named = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
+        whole = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
         slots.update({f"whole:{n}": v for n, v in ps.whole_tokens.items()})
-        fa.words(named, body, end, base / WHOLE_ODDS, slots, flat=True)
+        fa.words(whole, body, end, base / WHOLE_ODDS, slots, flat=True)
     for phrases, rules, share in groups:
         if phrases:
             fa.words(phrases, body, end, share)
