@@ -363,12 +363,17 @@ class Grammar:
                 patterns[kind].append(p)
         return [Rule(kind, p, parse_pattern(p, self.game, lang)) for kind, ps in patterns.items() for p in ps]
 
-    def language(self, lang: str, ctx: Context) -> tuple[list[tuple[str | tuple[str], ...]], dict[str, list[str]]]:
+    def language(self, lang: str, ctx: Context, kinds: Iterable[str] | None = None,
+                 ) -> tuple[list[tuple[str | tuple[str], ...]], dict[str, list[str]]]:
         """The whole well-formed language of `lang` for the recogniser (issue 24 §3): every
         rule's word sequences, slots as ``(name,)`` items, and every value of each slot
         (`Sayable.values`: every token, player, number in range...), legal now or not. A rule
-        whose slot cannot list its values is left out (it is still read when typed)."""
+        whose slot cannot list its values is left out (it is still read when typed). `kinds`:
+        only these kinds' rules (a game heard whole in part)."""
         rules = self.rules_of(lang)
+        if kinds is not None:
+            wanted = set(kinds)
+            rules = [r for r in rules if r.kind in wanted]
         values: dict[str, list[str]] = {}
         keep = []
         for rule in rules:

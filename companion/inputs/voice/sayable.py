@@ -36,17 +36,26 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
 
 
 #: the games whose whole well-formed language the recogniser hears (issue 24 §3); the others
-#: hear the listed (legal) phrases and templates only
-WHOLE_GAMES = frozenset({"kikoi", "goodfortune"})
+#: hear the listed (legal) phrases and templates only. A game's phrases module may bound it:
+#: `HEARD_KINDS` (the kinds heard whole: 2kissa10's equations) and `heard_context(match,
+#: seat)` (what its slots list: the values on a 2kissa10 board)
+WHOLE_GAMES = frozenset({"kikoi", "goodfortune", "kissa"})
 
 
 def whole_language(ui: Any, match: Any, seat: int, lang: str) -> tuple[list[Any], dict[str, list[str]]] | None:
     """The game's whole well-formed language in `lang` (every rule of its grammar, every value
     of each slot, legal now or not), or None for a game not heard so."""
+    import importlib
+
     grammar = ui.grammar() if callable(getattr(ui, "grammar", None)) else None
     if grammar is None or grammar.game not in WHOLE_GAMES:
         return None
-    return grammar.language(lang, ui.context(match, seat))
+    module = importlib.import_module(type(ui).__module__.rpartition(".")[0] + ".phrases")
+    ctx = dict(ui.context(match, seat))
+    if callable(getattr(module, "heard_context", None)):
+        ctx.update(module.heard_context(match, seat))
+    seqs, values = grammar.language(lang, ctx, getattr(module, "HEARD_KINDS", None))
+    return (seqs, values) if seqs else None
 
 
 def reader(ui: Any, match: Any, seat: int) -> Callable[[str, str | None], Any]:
