@@ -103,3 +103,38 @@ def test_by_voice_an_illegal_kikoi_request_is_refused_with_the_typed_reason_and_
     acted = [i for i in voice if i["outcome"] == "act"]
     assert [i["command"] for i in acted] == ['action:{"ask":1,"token":"kigliss-house"}'], voice
     assert third["outcome"] == "act" and "Marie asks Bot 1 for Kigliss at home." in out, voice
+
+
+def test_by_voice_a_2kissa10_equation_said_by_its_values_plays_its_one_place(tmp_path):
+    """Issue 24 §7: « 10 plus 15 equals 25 » (values only) lies in one place on seed 1's board:
+    heard as said (the board's values are in the recogniser's grammar), read by the grammar as
+    typed, and that one move played."""
+    need_voice()
+    gap = synth.silence(1.0)
+    said = ["10 plus 15 equals 25", "end game", "yes"]
+    wav = tmp_path / "marie.wav"
+    write_wav(wav, np.concatenate([np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
+                                   for t in said]))
+    log = tmp_path / "log.jsonl"
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
+    printed = tmp_path / "out.txt"
+    with printed.open("w") as fh:
+        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kissa", "--players", "Marie",
+                              "--bots", "1", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
+                              "--seed", "1", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
+                             stderr=subprocess.STDOUT, env=env)
+        try:
+            p.wait(timeout=240)
+        finally:
+            p.kill()
+            p.wait()
+            p.stdin.close()
+    out = printed.read_text()
+    assert "Traceback" not in out, out
+    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
+    voice = [i for i in inputs if i["source"] == "voice"]
+    move = 'action:{"op":"+","operands":[["I5","J5"],["E6","E7"]],"result":["A3","B3"],"type":"move"}'
+    assert voice[0]["heard"] == "10 plus 15 equals 25", voice
+    assert voice[0]["command"] == move and voice[0]["outcome"] == "act", voice
+    assert "Marie: 10 at I5 plus 15 at E6 down equals 25 at A3." in out, out
+    assert [i["command"] for i in voice if i["outcome"] == "act"] == [move], voice
