@@ -16,7 +16,7 @@ Printed per setting: requests heard as said; illegal requests heard as a *differ
 move (which would be played: the target is 0); legal requests heard right; grammar size
 (automaton states and arcs), compile time and the median decode time per utterance.
 
-Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline]
+Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] | --sizes | --kissa
 """
 
 from __future__ import annotations
@@ -101,12 +101,91 @@ def _action(ui, match, cmd):
     return Ask(player, token.kikois[0] * 5 + token.moments[0])
 
 
+def sizes() -> None:
+    """Each game's grammar, whole language on and off, at a state of play: lines and slot values
+    of the whole language, automaton states and arcs, compile time (`set_phrases`), and the
+    median decode of six listed moves said (the full form)."""
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0 or (gid == "kikoi" and match.state.phase != ASK):
+            match.play(match.current, match.legal(match.current)[0])
+        for lang in ("en", "fr"):
+            for setting in ("listed", "whole"):
+                saved = sayable.WHOLE_GAMES
+                sayable.WHOLE_GAMES = saved if setting == "whole" else frozenset()
+                try:
+                    ps = sayable.sayable_now(ui, match, 0, lang)
+                finally:
+                    sayable.WHOLE_GAMES = saved
+                fa = fsg.automaton(ps, sayable.shared_commands(lang))
+                rec = SphinxRecognizer(lang)
+                t = time.perf_counter()
+                rec.set_phrases(ps)
+                compiled = time.perf_counter() - t
+                decode = []
+                if lang == "en":
+                    moves = [m.phrase for m in ps.phrases() if m.command and m.command.startswith("action:")][:6]
+                    for text in moves:
+                        t = time.perf_counter()
+                        rec.recognize(synth.utterance(text, "en-us", 160))
+                        decode.append(time.perf_counter() - t)
+                values = {k: len(v) for k, v in ps.whole_slots.items()}
+                print(f"{gid:11} {lang} {setting:6} whole lines {len(ps.whole):5} values {values} states {fa.n:5} "
+                      f"arcs {len(fa.arcs):6} compile {compiled:.2f} s"
+                      + (f" decode median {statistics.median(decode):.2f} s ({len(decode)})" if decode else ""))
+
+
+def kissa_values(seed: int = 5) -> None:
+    """2kissa10 equations said by their values (« 12 plus 12 equals 24 »), four lying in one
+    place, four in two, four in hundreds, by two voices: heard exactly, the median decode."""
+    import collections
+
+    from companion.games.kissa.finder import PLUS, value_of
+    from companion.games.kissa.rules import Move
+
+    game, ui, _bots = load(find("kissa"))
+    match = Match(game, ["Chloé", "Bot"], seed)
+    while match.current != 0:
+        match.play(match.current, match.legal(match.current)[0])
+    board = match.state.board
+    count: collections.Counter[tuple[int, str, int, int]] = collections.Counter()
+    for m in match.legal(0):
+        if isinstance(m, Move):
+            count[(value_of(board, m.a), m.op, value_of(board, m.b), value_of(board, m.c))] += 1
+    by_n = collections.defaultdict(list)
+    for k, n in count.items():
+        by_n[min(n, 3)].append(k)
+    rec = SphinxRecognizer("en")
+    ps = sayable.sayable_now(ui, match, 0, "en")
+    rec.set_phrases(ps)
+    right, tried, decode = 0, 0, []
+    for n in (1, 2, 3):
+        for a, op, b, c in sorted(by_n[n], key=lambda k: (k[0] > 20 or k[2] > 20, k))[:4]:
+            text = f"{a} {'plus' if op == PLUS else 'times'} {b} equals {c}"
+            for voice in VOICES:
+                t = time.perf_counter()
+                r = rec.recognize(synth.utterance(text, voice, 160))
+                decode.append(time.perf_counter() - t)
+                tried += 1
+                right += r.line == text
+    print(f"2kissa10 values-only equations heard exactly {right}/{tried}; decode median {statistics.median(decode):.2f} s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--seeds", type=int, default=6)
     p.add_argument("--odds", default=str(fsg.WHOLE_ODDS), help="comma-separated fsg.WHOLE_ODDS to try")
     p.add_argument("--no-baseline", action="store_true")
+    p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
+    p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
     args = p.parse_args()
+    if args.sizes:
+        sizes()
+        return
+    if args.kissa:
+        kissa_values()
+        return
     matches = states(args.seeds)
     if not args.no_baseline:
         run("listed", matches)
