@@ -39,7 +39,7 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
 #: hear the listed (legal) phrases and templates only. A game's phrases module may bound it:
 #: `HEARD_KINDS` (the kinds heard whole: 2kissa10's equations) and `heard_context(match,
 #: seat)` (what its slots list: the values on a 2kissa10 board)
-WHOLE_GAMES = frozenset({"kikoi", "goodfortune", "kissa"})
+WHOLE_GAMES = frozenset({"kikoi", "goodfortune", "kissa", "kaliko"})
 
 
 def whole_language(ui: Any, match: Any, seat: int, lang: str) -> tuple[list[Any], dict[str, list[str]]] | None:
