@@ -105,7 +105,8 @@ def sizes() -> None:
     """Each game's grammar, whole language on and off, at a state of play: lines and slot values
     of the whole language, automaton states and arcs, compile time (`set_phrases`), and the
     median decode of six listed moves said (the full form)."""
-    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"])):
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"]),
+                       ("kaliko", ["Marie", "Bot"])):
         game, ui, _bots = load(find(gid))
         match = Match(game, names, 1)
         while match.current != 0 or (gid == "kikoi" and match.state.phase != ASK):
