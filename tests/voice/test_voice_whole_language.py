@@ -138,3 +138,32 @@ def test_by_voice_a_2kissa10_equation_said_by_its_values_plays_its_one_place(tmp
     assert voice[0]["command"] == move and voice[0]["outcome"] == "act", voice
     assert "Marie: 10 at I5 plus 15 at E6 down equals 25 at A3." in out, out
     assert [i["command"] for i in voice if i["outcome"] == "act"] == [move], voice
+
+
+def test_2kissa10_hears_equations_by_their_values_bounded_to_the_board():
+    from companion.games.kissa.phrases import heard_context
+
+    game, ui, _bots = load(find("kissa"))
+    match = Match(game, ["Marie", "Bot"], 1)
+    values = set(heard_context(match, 0)["numbers"])
+    ps = sayable_now(ui, match, 0, "en")
+    assert set(ps.whole_slots["a"]) == {str(v) for v in values}  # every value on the board, no other
+    fa = fsg.automaton(ps, shared_commands("en"))
+    assert fa.accepts("10 plus 15 equals 25".split()) and fa.accepts("25 equals 10 plus 15".split())
+    absent = next(n for n in range(1000) if n not in values)
+    assert not fa.accepts(f"{absent} times 1 equals {absent}".split())  # not on the board: not heard
+    heard = ps.resolve("10 plus 15 equals 25".split())
+    assert heard is not None and heard.command == WHOLE
+    assert ps.read(heard.phrase, None) == ui.command("10 plus 15 equals 25", match, 0)  # read as typed
+
+
+def test_kaliko_hears_a_tile_put_on_a_taken_cell():
+    game, ui, _bots = load(find("kaliko"))
+    match = Match(game, ["Marie", "Bot"], 3)
+    while match.current != 0:
+        match.play(match.current, match.legal(match.current)[0])
+    ps = sayable_now(ui, match, 0, "en")
+    assert "centre" not in {m.phrase.split()[-1] for m in ps.phrases()}  # the centre is taken: not listed
+    heard = ps.resolve("put 1 at centre".split())
+    assert heard is not None and heard.command == WHOLE
+    assert ps.read(heard.phrase, None) == ui.command("put 1 at centre", match, 0)
