@@ -16,7 +16,7 @@ Printed per setting: requests heard as said; illegal requests heard as a *differ
 move (which would be played: the target is 0); legal requests heard right; grammar size
 (automaton states and arcs), compile time and the median decode time per utterance.
 
-Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] | --sizes | --kissa
+Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr] | --sizes | --kissa
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from companion.inputs.voice.recognizer import SphinxRecognizer
 from companion.session.core import CONFIDENCE_THRESHOLD
 from companion.session.transcript import load
 
-VOICES = ("en-us", "en+f3")
+VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
+SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
 NAMES = ["Marie", "Bot 1", "Bot 2"]
 
 
@@ -49,11 +50,11 @@ def states(n: int) -> list[Match]:
     return out
 
 
-def run(setting: str, matches: list[Match]) -> None:
+def run(setting: str, matches: list[Match], lang: str = "en") -> None:
     _game, ui, _bots = load(find("kikoi"))
     saved = sayable.WHOLE_GAMES
     sayable.WHOLE_GAMES = frozenset({"kikoi"}) if setting == "whole" else frozenset()
-    rec = SphinxRecognizer("en")
+    rec = SphinxRecognizer(lang)
     said = {True: [0, 0], False: [0, 0]}
     wrong_legal = unsure = 0
     decode, compile_s, size = [], [], []
@@ -62,15 +63,15 @@ def run(setting: str, matches: list[Match]) -> None:
             legal = [a for a in match.legal(0) if isinstance(a, Ask)]
             held = [t for t in match.state.boards[0] if t < 25]
             tries = [(Ask(2, t), False) for t in held[:3]] + [(a, True) for a in legal[:3]]
-            ps = sayable.sayable_now(ui, match, 0, "en")
-            fa = fsg.automaton(ps, sayable.shared_commands("en"))
+            ps = sayable.sayable_now(ui, match, 0, lang)
+            fa = fsg.automaton(ps, sayable.shared_commands(lang))
             size.append((fa.n, len(fa.arcs)))
             t = time.perf_counter()
             rec.set_phrases(ps)
             compile_s.append(time.perf_counter() - t)
             for action, is_legal in tries:
-                text = f"ask {NAMES[action.target]} for {token_name(action.token, 'en')}"
-                for voice in VOICES:
+                text = SAY[lang].format(player=NAMES[action.target], token=token_name(action.token, lang))
+                for voice in VOICES[lang]:
                     pcm = synth.utterance(text, voice, 160)
                     t = time.perf_counter()
                     r = rec.recognize(pcm)
@@ -85,7 +86,7 @@ def run(setting: str, matches: list[Match]) -> None:
     finally:
         sayable.WHOLE_GAMES = saved
     ill, leg = said[False], said[True]
-    print(f"{setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
+    print(f"{lang} {setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
           f"{wrong_legal}/{ill[1]} ({unsure} of them read back), legal heard right {leg[0]}/{leg[1]}; automaton states "
           f"{statistics.median(s for s, _a in size):.0f} arcs {statistics.median(a for _s, a in size):.0f}, "
           f"compile {statistics.median(compile_s) * 1000:.0f} ms, decode median {statistics.median(decode):.2f} s")
@@ -164,7 +165,7 @@ def kissa_values(seed: int = 5) -> None:
     for n in (1, 2, 3):
         for a, op, b, c in sorted(by_n[n], key=lambda k: (k[0] > 20 or k[2] > 20, k))[:4]:
             text = f"{a} {'plus' if op == PLUS else 'times'} {b} equals {c}"
-            for voice in VOICES:
+            for voice in VOICES["en"]:
                 t = time.perf_counter()
                 r = rec.recognize(synth.utterance(text, voice, 160))
                 decode.append(time.perf_counter() - t)
@@ -178,6 +179,7 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=6)
     p.add_argument("--odds", default=str(fsg.WHOLE_ODDS), help="comma-separated fsg.WHOLE_ODDS to try")
     p.add_argument("--no-baseline", action="store_true")
+    p.add_argument("--lang", default="en", help="en or fr (French through the English acoustic model)")
     p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
     p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
     args = p.parse_args()
@@ -189,11 +191,11 @@ def main() -> None:
         return
     matches = states(args.seeds)
     if not args.no_baseline:
-        run("listed", matches)
+        run("listed", matches, args.lang)
     for odds in args.odds.split(","):
         fsg.WHOLE_ODDS = float(odds)
         print(f"WHOLE_ODDS {odds}:", end=" ")
-        run("whole", matches)
+        run("whole", matches, args.lang)
 
 
 if __name__ == "__main__":
