@@ -167,3 +167,27 @@ def test_kaliko_hears_a_tile_put_on_a_taken_cell():
     heard = ps.resolve("put 1 at centre".split())
     assert heard is not None and heard.command == WHOLE
     assert ps.read(heard.phrase, None) == ui.command("put 1 at centre", match, 0)
+
+
+def test_every_line_the_recogniser_hears_whole_is_read_by_the_grammar():
+    """What is heard is what is read: each line of the whole language (a random value in each
+    slot), in both languages and every game heard whole, resolves and reads as a command."""
+    import random
+
+    from companion.inputs.voice.grammar import tokens_of
+
+    rng = random.Random(1)
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"]),
+                       ("kaliko", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0:
+            match.play(match.current, match.legal(match.current)[0])
+        for lang in ("en", "fr"):
+            ps = sayable_now(ui, match, 0, lang)
+            assert ps.whole, (gid, lang)
+            for seq in rng.sample(ps.whole, min(200, len(ps.whole))):
+                words = [t for w in seq for t in (tokens_of(rng.choice(ps.whole_slots[w[0]])) if isinstance(w, tuple) else (w,))]
+                heard = ps.resolve(words)
+                assert heard is not None, (gid, lang, words)
+                assert ui.command(heard.phrase, match, 0) is not None, (gid, lang, heard.phrase)
