@@ -48,12 +48,34 @@ class Reader(Protocol):
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]: ...
 
 
+class Sayable(Protocol):
+    """A slot reader that can list its values for the recogniser (issue 24 §3): the canonical
+    spoken forms it reads, in `lang` (what the companion says: a player hears it and says it
+    back), every one of the game's, legal now or not."""
+
+    def values(self, ctx: Context, lang: str) -> list[str]: ...
+
+
+#: the most numbers a `Number` slot lists for the recogniser when its range is not bounded
+MAX_SAID_NUMBERS = 1000
+
+
 @dataclass(frozen=True)
 class Number:
     """A whole number from `lo` to `hi`, in digits or words (« vingt et un », "21")."""
 
     lo: int = 0
     hi: int = 10**9
+    #: the numbers the recogniser hears (a game's tiles: 1..90); None: `lo`..`hi`, or
+    #: `ctx["numbers"]` (a state's own, such as the numbers on a 2kissa10 board)
+    said: tuple[int, int] | None = None
+
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        """Digits: the recogniser's lexicon says them in `lang` (« 21 » is « vingt et un »)."""
+        if "numbers" in ctx:
+            return [str(n) for n in ctx["numbers"] if self.lo <= n <= self.hi]
+        lo, hi = self.said or (self.lo, self.hi)
+        return [str(n) for n in range(lo, hi + 1)] if hi - lo < MAX_SAID_NUMBERS else []
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         value, used = number_at(tokens, i)
@@ -68,6 +90,12 @@ class Names:
 
     game: str
     key: str
+
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        """Every value's canonical phrase (the first), as written in `lang`'s table."""
+        from .tables import spoken
+
+        return [str(ps[0] if isinstance(ps, list) else ps) for ps in spoken(self.game, self.key, lang).values() if ps]
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         found = False
@@ -93,6 +121,9 @@ def _singles(game: str, key: str) -> dict[str, str]:
 class Player:
     """A player by name, « joueur 2 » or a close spelling (`ctx["players"]`); `ctx["known"]`
     lists the game's own words, never taken for a misspelt name."""
+
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        return [str(n) for n in ctx.get("players", ())]
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         players = ctx.get("players", ())
@@ -137,8 +168,9 @@ class Part:
     group: str | None = None  # the word group it came from (« <push> »), for compiling
 
 
-def parse_pattern(pattern: str, game: str) -> tuple[Part, ...]:
-    """``"<push>? {tile}"`` -> its parts (words folded, groups looked up in every language)."""
+def parse_pattern(pattern: str, game: str, lang: str | None = None) -> tuple[Part, ...]:
+    """``"<push>? {tile}"`` -> its parts (words folded, groups looked up in every language, or
+    in `lang`'s table first: the recogniser hears one language)."""
     out = []
     for item in pattern.split():
         optional = item[-1] in "?*"
@@ -148,7 +180,7 @@ def parse_pattern(pattern: str, game: str) -> tuple[Part, ...]:
             out.append(Part(slot=item[1:-1], optional=optional, repeat=repeat))
         elif item.startswith("<") and item.endswith(">"):
             name = item[1:-1]
-            phrases = groups(game, "words").get(name)
+            phrases = (groups(game, "words", lang).get(name) if lang else None) or groups(game, "words").get(name)
             if not phrases:
                 raise ValueError(f"{game}: no word group {name!r} in pattern {pattern!r}")
             out.append(Part(tuple(tuple(p.split()) for p in phrases), optional=optional, repeat=repeat, group=name))
@@ -196,6 +228,8 @@ class Grammar:
     rules: list[Rule]
     readers: dict[str, Reader]
     filler: tuple[tuple[str, ...], ...] = ()
+    #: template key -> kind: the canonical templates read as patterns too (`build`)
+    templates: Mapping[str, str] = field(default_factory=dict)
     _by_kind: dict[str, list[Rule]] | None = field(default=None, repr=False)
     _filler_index: dict[str, list[tuple[str, ...]]] | None = field(default=None, repr=False)
 
@@ -295,12 +329,12 @@ class Grammar:
         return results
 
     # --- the other way: the recogniser's word sequences --------------------------------------
-    def sequences(self, kind: str | None = None) -> list[tuple[str | tuple[str], ...]]:
+    def sequences(self, kind: str | None = None, rules: Sequence[Rule] | None = None) -> list[tuple[str | tuple[str], ...]]:
         """The rules' word sequences for `fsg.Automaton.words`, slots as ``(name,)`` items
         (their values given apart): what the recogniser may hear is what `read` reads,
-        filler aside."""
+        filler aside (a repeated part is said once)."""
         out: dict[tuple[str | tuple[str], ...], None] = {}
-        for rule in self.rules:
+        for rule in self.rules if rules is None else rules:
             if kind is not None and rule.kind != kind:
                 continue
             choices: list[list[tuple[str | tuple[str], ...]]] = []
@@ -314,6 +348,44 @@ class Grammar:
                 if seq:
                     out[seq] = None
         return list(out)
+
+    def rules_of(self, lang: str) -> list[Rule]:
+        """The rules of one language's table (its ``"read"`` patterns and read templates), its
+        word groups of that language: what a recogniser of `lang` compiles."""
+        own = table(self.game, lang)
+        patterns: dict[str, list[str]] = {}
+        for kind, ps in own.get("read", {}).items():
+            for p in [ps] if isinstance(ps, str) else ps:
+                patterns.setdefault(kind, []).append(p)
+        for key, kind in self.templates.items():
+            p = own.get("templates", {}).get(key)
+            if isinstance(p, str) and p not in patterns.setdefault(kind, []):
+                patterns[kind].append(p)
+        return [Rule(kind, p, parse_pattern(p, self.game, lang)) for kind, ps in patterns.items() for p in ps]
+
+    def language(self, lang: str, ctx: Context, kinds: Iterable[str] | None = None,
+                 ) -> tuple[list[tuple[str | tuple[str], ...]], dict[str, list[str]]]:
+        """The whole well-formed language of `lang` for the recogniser (issue 24 §3): every
+        rule's word sequences, slots as ``(name,)`` items, and every value of each slot
+        (`Sayable.values`: every token, player, number in range...), legal now or not. A rule
+        whose slot cannot list its values is left out (it is still read when typed). `kinds`:
+        only these kinds' rules (a game heard whole in part)."""
+        rules = self.rules_of(lang)
+        if kinds is not None:
+            wanted = set(kinds)
+            rules = [r for r in rules if r.kind in wanted]
+        values: dict[str, list[str]] = {}
+        keep = []
+        for rule in rules:
+            slots = {p.slot for p in rule.parts if p.slot is not None}
+            for name in slots - set(values):
+                lister = getattr(self.readers[name], "values", None)
+                values[name] = list(dict.fromkeys(lister(ctx, lang))) if callable(lister) else []
+            if all(values[n] for n in slots):
+                keep.append(rule)
+        seqs = self.sequences(rules=keep)
+        used = {w[0] for seq in seqs for w in seq if isinstance(w, tuple)}
+        return seqs, {n: v for n, v in values.items() if n in used}
 
 
 @cached
@@ -364,7 +436,7 @@ def build(game: str, readers: Mapping[str, Reader], templates: Mapping[str, str]
                 raise ValueError(f"{game}: pattern {rule.pattern!r} has no reader for {{{part.slot}}}")
     own = tuple(tuple(p.split()) for p in groups(game, "words").get("filler", ()))
     filler = tuple(sorted(set(own) | set(shared_filler()), key=len, reverse=True))
-    return Grammar(game, rules, dict(readers), filler)
+    return Grammar(game, rules, dict(readers), filler, dict(templates or {}))
 
 
 def grammar_of(game: str, readers: Callable[[], Mapping[str, Reader]],

@@ -27,6 +27,10 @@ from .tiles import N_TILES
 class Whose:
     """« ma », « sa », « les deux »: the word groups mine, opponent, both."""
 
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        own = tables.spoken("goodfortune", "words", lang)
+        return [str(p) for name in ("mine", "opponent", "both") for p in own.get(name, ())]
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         for name in ("mine", "opponent", "both"):
             for phrase in tables.groups("goodfortune", "words").get(name, ()):
@@ -39,6 +43,12 @@ class Whose:
 class TileSaid:
     """A number, and when a charm is said right after it, that charm too (12 mati)."""
 
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        """Every tile number, alone and with each charm's canonical name after it."""
+        numbers = _NUMBER.values(ctx, lang)
+        charms = _CHARM.values(ctx, lang)
+        return numbers + [f"{n} {c}" for n in numbers for c in charms]
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         for end, n in Number().spans(tokens, i, ctx):
             yield end, (n, None)
@@ -46,8 +56,14 @@ class TileSaid:
                 yield after, (n, charm)
 
 
+#: the numbers the recogniser hears: the tiles' (a number is still read whatever it is, and
+#: refused with its reason when no tile has it)
+_NUMBER = Number(said=(1, N_TILES))
+_CHARM = Names("goodfortune", "charm")
+
+
 def _readers() -> dict[str, Any]:
-    return {"number": Number(), "end": Names("goodfortune", "end"), "charm": Names("goodfortune", "charm"),
+    return {"number": _NUMBER, "end": Names("goodfortune", "end"), "charm": Names("goodfortune", "charm"),
             "player": Player(), "whose": Whose(), "tile": TileSaid()}
 
 

@@ -52,7 +52,16 @@ def _glue() -> frozenset[str]:
 @dataclass(frozen=True)
 class TokenWords:
     """A token, or the part of one said (« kigliss », « qui dort »), in any order of its
-    words and the filler between them, close names too (« kimous »): a `Found`."""
+    words and the filler between them, close names too (« kimous »): a `Found`. `names`: the
+    slot of a KIKOI's name (« what is Kigliss »), whose values are the five names."""
+
+    names: bool = False
+
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        """Every token of the game (25 white, 3 red) as the companion says it, or the KIKOI."""
+        if self.names:
+            return [kikoi_name(k, lang) for k in range(len(KIKOI))]
+        return [token_name(t, lang) for t in range(25 + len(RED))]
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         words, glue = _token_words(), _glue()
@@ -74,6 +83,12 @@ class Verbs:
 
     GROUPS = ("give", "refuse", "steal", "let_pass", "draw", "pass", "ready")
 
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        own = tables.spoken("kikoi", "words", lang)
+        shared = tables.spoken("shared", "words", lang)
+        return [str(p) for g in self.GROUPS for p in own.get(g, ())] + [str(p) for g in ("yes", "no")
+                                                                         for p in shared.get(g, ())]
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         shared = tables.groups("shared", "words")
         own = tables.groups("kikoi", "words")
@@ -92,6 +107,9 @@ class Verbs:
 class Everyone:
     """« tout le monde », "everyone" (the shared table)."""
 
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        return [str(p) for p in tables.table("shared", lang).get("everyone", ())]
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         for p in tables.words("shared", "everyone"):
             ws = p.split()
@@ -100,7 +118,7 @@ class Everyone:
 
 
 def _readers() -> dict[str, Any]:
-    return {"token": TokenWords(), "kikoi": TokenWords(), "player": Player(), "verb": Verbs(), "everyone": Everyone()}
+    return {"token": TokenWords(), "kikoi": TokenWords(names=True), "player": Player(), "verb": Verbs(), "everyone": Everyone()}
 
 
 #: the templates read as they are listed (a language of tables only is read so)

@@ -138,6 +138,11 @@ class Spec:
 class NumberSaid:
     """« 10 », « 10 en A1 », « 29 en C4 vers le bas », « A1 droite »: a `Spec`."""
 
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        """The values on the board (`heard_context`), in digits: the recogniser hears the
+        natural form « 3 plus 4 equals 7 » (issue 24 §7); the cells are found by the reading."""
+        return [str(v) for v in ctx.get("numbers", ())]
+
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         value, used = number_said(tokens, i)
         if not used:
@@ -162,6 +167,10 @@ class NumberSaid:
 @dataclass(frozen=True)
 class Op:
     """« plus », « et », « fois », "times", « multiplié par »: the operation's sign."""
+
+    def values(self, ctx: Context, lang: str) -> list[str]:
+        own = tables.spoken("kissa", "words", lang)
+        return [str(p) for key in ("plus", "times") for p in own.get(key, ())]
 
     def spans(self, tokens: Sequence[str], i: int, ctx: Context) -> Iterable[tuple[int, Any]]:
         for key, op in (("plus", PLUS), ("times", TIMES)):
@@ -300,6 +309,21 @@ def spoken_move(board: Any, move: Move) -> Move:
     if move.op == PLUS and va and vb and va * vb == vc:
         return Move(TIMES, move.a, move.b, move.c)
     return move
+
+
+#: the kinds of the grammar the recogniser hears whole (every value on the board, legal or not):
+#: the equations said by their values (issue 24 §7); the rest is heard as listed
+HEARD_KINDS = ("equation",)
+
+
+def heard_context(match: Match[Any, Any], seat: int) -> dict[str, Any]:
+    """What the slots list for the recogniser beyond the players: the distinct values on the
+    board (an equation's numbers are bounded to them: « 3 plus 4 equals 7 » is heard only when
+    3, 4 and 7 lie on the board), none while the rows are entered."""
+    if match.state.phase in (ENTRY, OVER):
+        return {"numbers": ()}
+    finder = match.game.finder(match.state.board)  # type: ignore[attr-defined]
+    return {"numbers": sorted({n.value for n in finder.numbers})}
 
 
 def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:

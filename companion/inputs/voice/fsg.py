@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 #: are no command taken.
 SHARED_SHARE: float | None = 0.5
 
+#: how many times likelier a listed phrase (a legal move now) is than any one line of the whole
+#: well-formed language (`PhraseSet.whole`: every token, player, number of the game, legal now
+#: or not). Each line of the whole language has the same weight, however many there are (the
+#: automaton's arcs there are not normalised: spread over its 30,000 KIKOI lines as a share,
+#: a legal move was 10^4 times likelier, and « Kiboss », held, was heard as « Kigliss », legal,
+#: in 11 of 36 tries). Measured with bench/voice_whole_language.py (docs/voice.md).
+WHOLE_ODDS = 3.0
+#: the weight of the whole language in the JSGF text (`PhraseSet.jsgf`, for benchmarks)
+WHOLE_SHARE = 0.3
+
 #: (from state, to state, probability, word); word None: an empty (null) transition
 Arc = tuple[int, int, float, "str | None"]
 
@@ -57,11 +67,12 @@ class Automaton:
         return [(a, b, p ** lw) if w is None else (a, b, p ** lw, w) for a, b, p, w in self.arcs]
 
     def words(self, seqs: Iterable[Sequence[str | tuple[str]]], src: int, dst: int, prob: float = 1.0,
-              slots: Mapping[str, Sequence[Sequence[str]]] | None = None) -> None:
+              slots: Mapping[str, Sequence[Sequence[str]]] | None = None, flat: bool = False) -> None:
         """Any one of `seqs` from `src` to `dst` (entered with `prob`), each equally likely,
         as a minimal acyclic automaton. An item ``(name,)`` is a slot: any one of
         ``slots[name]``, each equally likely (templates that differ in one word share the
-        rest, so a long slot is copied once where it is the same future)."""
+        rest, so a long slot is copied once where it is the same future). `flat`: every
+        sequence, its slots' values included, has the weight `prob` itself (not a share of it)."""
         root = _minimal(_trie(seqs))
         if root.count == 0:
             return
@@ -81,13 +92,14 @@ class Automaton:
                 continue
             done.add(id(node))
             if node.final:
-                self.arc(sid(node), dst, 1.0 / node.count)
+                self.arc(sid(node), dst, 1.0 if flat else 1.0 / node.count)
             for word, child in node.children.items():
+                share = 1.0 if flat else child.count / node.count
                 if isinstance(word, tuple):
                     assert slots is not None
-                    self.words(slots[word[0]], sid(node), sid(child), child.count / node.count)
+                    self.words(slots[word[0]], sid(node), sid(child), share, flat=flat)
                 else:
-                    self.arc(sid(node), sid(child), child.count / node.count, word)
+                    self.arc(sid(node), sid(child), share, word)
                 todo.append(child)
 
     def accepts(self, words: Sequence[str]) -> bool:
@@ -204,13 +216,23 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         raise ValueError("nothing sayable: no phrase and no template")
     shared = [t for t in concrete if ps.by_tokens[t].command in shared_commands]
     if SHARED_SHARE is None or not shared or len(shared) == alternatives:
+        shared_share = 0.0
         groups = [(concrete, [], len(concrete) / alternatives), ([], list(templates), len(templates) / alternatives)]
     else:
+        shared_share = SHARED_SHARE
         game = [t for t in concrete if ps.by_tokens[t].command not in shared_commands]
         rest = len(game) + len(templates)
         groups = [(shared, [], SHARED_SHARE), (game, [], (1 - SHARED_SHARE) * len(game) / rest),
                   ([], list(templates), (1 - SHARED_SHARE) * len(templates) / rest)]
-    slots = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+    slots: dict[str, list[tuple[str, ...]]] = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+    if ps.whole:
+        # issue 24 §3: what is said is heard as said, legal or not; a listed phrase (legal
+        # now) `WHOLE_ODDS` times likelier than one line of the whole language
+        game_alts = alternatives - (len(shared) if shared_share else 0)
+        base = (1 - shared_share) / max(1, game_alts)
+        whole = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
+        slots.update({f"whole:{n}": v for n, v in ps.whole_tokens.items()})
+        fa.words(whole, body, end, base / WHOLE_ODDS, slots, flat=True)
     for phrases, rules, share in groups:
         if phrases:
             fa.words(phrases, body, end, share)

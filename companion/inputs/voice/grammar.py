@@ -32,6 +32,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+")
 _SLOT = re.compile(r"\{(\w+)\}")
 #: the command of a seat's name said alone: the next utterance is that player's
 SPEAKER = "speaker"
+#: the command of a line of the whole language that is no listed phrase (read by the grammar)
+WHOLE = "said"
 
 
 def fold_token(word: str) -> str:
@@ -84,6 +86,13 @@ class PhraseSet:
     #: (and the name of the player who said it, or None) -> its typed command, or None (a shared
     #: word, a game without a grammar). Issue 24: what is heard is posted as the command it is.
     read: Callable[[str, str | None], Any] | None = None
+    #: the whole well-formed language of the game (issue 24 §3: `Grammar.language`), legal now
+    #: or not: word sequences whose ``(name,)`` items are slots, and every value of each slot
+    #: (spoken forms). Heard, such a line is read by the game's grammar as typed, so a request
+    #: not allowed now is refused with its reason instead of forced onto the nearest legal move;
+    #: the listed (legal) phrases stay beside it, likelier (`fsg.WHOLE_SHARE`)
+    whole: list[tuple[str | tuple[str], ...]] = field(default_factory=list)
+    whole_slots: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Match] = {}
@@ -111,17 +120,31 @@ class PhraseSet:
             pattern, names = self._template_regex(rule["template"])
             if pattern is not None:
                 self._templates.append((pattern, rule, names))
+        self.whole_tokens: dict[str, list[tuple[str, ...]]] = {
+            name: [t for t in (self._learn(v) for v in values) if t] for name, values in self.whole_slots.items()}
+        for seq in self.whole:
+            for w in seq:
+                if isinstance(w, str):
+                    self.spelling.setdefault(w, w)
+        self._whole_fa: Any = None
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
               lang: str | None = None, wake: str | None = None, speakers: Sequence[str] = (),
-              sampled: bool = False) -> PhraseSet:
-        """From concrete pairs and/or the grammar dict (either may be empty)."""
+              sampled: bool = False, whole: tuple[list[tuple[str | tuple[str], ...]], dict[str, list[str]]] | None = None,
+              ) -> PhraseSet:
+        """From concrete pairs and/or the grammar dict (either may be empty), and the whole
+        language (`Grammar.language`'s sequences and slot values)."""
         g = dict(grammar or {})
         return cls(lang=lang or g.get("lang") or "en",
                    concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
                    rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
-                   wake=wake, speakers=list(speakers), sampled=sampled)
+                   wake=wake, speakers=list(speakers), sampled=sampled,
+                   whole=list(whole[0]) if whole else [], whole_slots=dict(whole[1]) if whole else {})
+
+    def _copy(self, wake: str | None, speakers: list[str]) -> PhraseSet:
+        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, speakers, self.sampled,
+                         self.every_move, self.read, self.whole, self.whole_slots)
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)
@@ -178,6 +201,17 @@ class PhraseSet:
         if not alts:
             raise ValueError("nothing sayable: no phrase and no template")
         body = " | ".join(f"( {a} )" for a in sorted(set(alts)))
+        if self.whole:
+            # the whole language beside the listed phrases (issue 24 §3); JSGF weights ("/w/")
+            # make the listed ones likelier, as `fsg.WHOLE_SHARE` does in the automaton
+            from .fsg import WHOLE_SHARE
+
+            whole = " | ".join(f"( {' '.join(f'<whole_{_rule_name(w[0])}>' if isinstance(w, tuple) else w for w in seq)} )"
+                               for seq in self.whole)
+            body = f"/{1 - WHOLE_SHARE:g}/ ( {body} ) | /{WHOLE_SHARE:g}/ ( {whole} )"
+            for slot, toks in sorted(self.whole_tokens.items()):
+                vals = sorted({" ".join(t) for t in toks})
+                slot_rules.append(f"<whole_{_rule_name(slot)}> = " + " | ".join(f"( {v} )" for v in vals) + " ;")
         if self.speaker_tokens:
             # « Paul mon plateau », or « Paul » alone (the VAD cut at the pause after the name)
             body = f"( [ <speaker> ] ( {body} ) ) | <speaker>"
@@ -193,13 +227,11 @@ class PhraseSet:
 
     def with_wake(self, wake: str | None) -> PhraseSet:
         """The same phrases, each to be said after `wake` (the line is still the phrase)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, self.speakers, self.sampled,
-                         self.every_move, self.read)
+        return self._copy(wake, self.speakers)
 
     def with_speakers(self, names: Sequence[str]) -> PhraseSet:
         """The same phrases, each may follow one of `names` (the speaker naming themselves)."""
-        return PhraseSet(self.lang, self.concrete, self.rules, self.slots, self.wake, list(names), self.sampled,
-                         self.every_move, self.read)
+        return self._copy(self.wake, list(names))
 
     def sentences(self) -> list[str]:
         """Every concrete word sequence the grammar takes, the speakers' prefixes included
@@ -246,7 +278,22 @@ class PhraseSet:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit
-        return self.templated(toks)
+        return self.templated(toks) or self.said(toks)
+
+    def said(self, toks: tuple[str, ...]) -> Match | None:
+        """These words as a line of the whole language (`whole`), spelled as said, or None. Its
+        command is `WHOLE`: what it means is the game's grammar's reading of the line."""
+        if not self.whole or not toks:
+            return None
+        if self._whole_fa is None:
+            from .fsg import Automaton
+
+            fa = Automaton()
+            fa.words(self.whole, fa.start, fa.final, 1.0, self.whole_tokens)
+            self._whole_fa = fa
+        if not self._whole_fa.accepts(toks):
+            return None
+        return Match(" ".join(self.spelling.get(t, t) for t in toks), WHOLE)
 
     def templated(self, toks: tuple[str, ...]) -> Match | None:
         """The phrase a template makes of these words, or None when no template says them."""

@@ -2,8 +2,10 @@
 
 The game's `GameUI.phrases(match, seat, lang)` (the `companion phrases` contract) gives the
 concrete (phrase, command) pairs — the shared words and every legal action in one canonical
-spoken form — and the slot grammar; the recogniser is restricted to exactly those, so a
-recognised phrase always means what the list says it means.
+spoken form — and the slot grammar. Beside them, for the games of `WHOLE_GAMES`, the whole
+well-formed language of the game's grammar (issue 24 §3): every request, legal now or not, so
+that what is not allowed is heard as said and refused with its reason, never forced onto the
+nearest legal move; the listed phrases stay likelier (`fsg.WHOLE_SHARE`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
     grammar: for tests and demos on slow machines)."""
     got = ui.phrases(match, seat, lang=lang)
     if limit is None:
-        ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False))
+        ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False),
+                             whole=whole_language(ui, match, seat, lang))
         if ps.sampled:
             ps.every_move = every_move(ui, match, seat, lang)
         ps.read = reader(ui, match, seat)
@@ -30,6 +33,29 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
     return PhraseSet.build(others + moves, None, lang)
+
+
+#: the games whose whole well-formed language the recogniser hears (issue 24 §3); the others
+#: hear the listed (legal) phrases and templates only. A game's phrases module may bound it:
+#: `HEARD_KINDS` (the kinds heard whole: 2kissa10's equations) and `heard_context(match,
+#: seat)` (what its slots list: the values on a 2kissa10 board)
+WHOLE_GAMES = frozenset({"kikoi", "goodfortune", "kissa", "kaliko"})
+
+
+def whole_language(ui: Any, match: Any, seat: int, lang: str) -> tuple[list[Any], dict[str, list[str]]] | None:
+    """The game's whole well-formed language in `lang` (every rule of its grammar, every value
+    of each slot, legal now or not), or None for a game not heard so."""
+    import importlib
+
+    grammar = ui.grammar() if callable(getattr(ui, "grammar", None)) else None
+    if grammar is None or grammar.game not in WHOLE_GAMES:
+        return None
+    module = importlib.import_module(type(ui).__module__.rpartition(".")[0] + ".phrases")
+    ctx = dict(ui.context(match, seat))
+    if callable(getattr(module, "heard_context", None)):
+        ctx.update(module.heard_context(match, seat))
+    seqs, values = grammar.language(lang, ctx, getattr(module, "HEARD_KINDS", None))
+    return (seqs, values) if seqs else None
 
 
 def reader(ui: Any, match: Any, seat: int) -> Callable[[str, str | None], Any]:
@@ -72,4 +98,4 @@ def shared_commands(lang: str) -> set[str]:
     return {command for _phrase, command in shared_phrases(lang)}
 
 
-__all__ = ["every_move", "reader", "sayable_now", "shared_commands"]
+__all__ = ["every_move", "reader", "sayable_now", "shared_commands", "whole_language"]

@@ -1,0 +1,202 @@
+"""Issue 24 §3: KIKOI requests heard through the whole well-formed language against the listed
+(legal) phrases only, in the same run (labelled synthetic speech, espeak-ng, NOT recordings of
+people).
+
+For each seed, a three-player game is played by its first legal moves up to Marie's request;
+then « ask Bot 2 for T » is said for tokens T Marie already holds (not legal now: refused when
+typed) and for legal requests, by two voices, and recognised with the grammar of that state:
+
+* ``whole``: the whole language (`sayable.WHOLE_GAMES`), the listed phrases likelier
+  (`fsg.WHOLE_ODDS` times likelier than one line of the whole language);
+* an illegal request heard as another legal move is played unless its confidence is under
+  the session's threshold (then read back first): both counted;
+* ``listed``: the listed phrases and templates only (the baseline: before issue 24 §3).
+
+Printed per setting: requests heard as said; illegal requests heard as a *different legal*
+move (which would be played: the target is 0); legal requests heard right; grammar size
+(automaton states and arcs), compile time and the median decode time per utterance.
+
+Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr] | --sizes | --kissa
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from companion.core import Match, find
+from companion.games.kikoi.phrases import token_name
+from companion.games.kikoi.rules import ASK, Ask
+from companion.inputs.voice import fsg, sayable, synth
+from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.session.core import CONFIDENCE_THRESHOLD
+from companion.session.transcript import load
+
+VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
+SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
+NAMES = ["Marie", "Bot 1", "Bot 2"]
+
+
+def states(n: int) -> list[Match]:
+    game, _ui, _bots = load(find("kikoi"))
+    out = []
+    for seed in range(1, n + 1):
+        match = Match(game, NAMES, seed)
+        while not match.over and not (match.current == 0 and match.state.phase == ASK):
+            match.play(match.current, match.legal(match.current)[0])
+        if not match.over:
+            out.append(match)
+    return out
+
+
+def run(setting: str, matches: list[Match], lang: str = "en") -> None:
+    _game, ui, _bots = load(find("kikoi"))
+    saved = sayable.WHOLE_GAMES
+    sayable.WHOLE_GAMES = frozenset({"kikoi"}) if setting == "whole" else frozenset()
+    rec = SphinxRecognizer(lang)
+    said = {True: [0, 0], False: [0, 0]}
+    wrong_legal = unsure = 0
+    decode, compile_s, size = [], [], []
+    try:
+        for match in matches:
+            legal = [a for a in match.legal(0) if isinstance(a, Ask)]
+            held = [t for t in match.state.boards[0] if t < 25]
+            tries = [(Ask(2, t), False) for t in held[:3]] + [(a, True) for a in legal[:3]]
+            ps = sayable.sayable_now(ui, match, 0, lang)
+            fa = fsg.automaton(ps, sayable.shared_commands(lang))
+            size.append((fa.n, len(fa.arcs)))
+            t = time.perf_counter()
+            rec.set_phrases(ps)
+            compile_s.append(time.perf_counter() - t)
+            for action, is_legal in tries:
+                text = SAY[lang].format(player=NAMES[action.target], token=token_name(action.token, lang))
+                for voice in VOICES[lang]:
+                    pcm = synth.utterance(text, voice, 160)
+                    t = time.perf_counter()
+                    r = rec.recognize(pcm)
+                    decode.append(time.perf_counter() - t)
+                    cmd = ps.read(r.line, None) if r.line else None
+                    heard = _action(ui, match, cmd)
+                    said[is_legal][1] += 1
+                    said[is_legal][0] += heard == action
+                    if not is_legal and heard is not None and heard != action and heard in legal:
+                        wrong_legal += 1
+                        unsure += r.confidence < CONFIDENCE_THRESHOLD  # read back before it is played
+    finally:
+        sayable.WHOLE_GAMES = saved
+    ill, leg = said[False], said[True]
+    print(f"{lang} {setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
+          f"{wrong_legal}/{ill[1]} ({unsure} of them read back), legal heard right {leg[0]}/{leg[1]}; automaton states "
+          f"{statistics.median(s for s, _a in size):.0f} arcs {statistics.median(a for _s, a in size):.0f}, "
+          f"compile {statistics.median(compile_s) * 1000:.0f} ms, decode median {statistics.median(decode):.2f} s")
+
+
+def _action(ui, match, cmd):
+    """The request a typed command means (its ask, whatever its legality), or None."""
+    if cmd is None:
+        return None
+    token, player = getattr(cmd, "token", None), getattr(cmd, "player", None)
+    if token is None or player is None or len(token.kikois) != 1 or len(token.moments) != 1:
+        return None
+    return Ask(player, token.kikois[0] * 5 + token.moments[0])
+
+
+def sizes() -> None:
+    """Each game's grammar, whole language on and off, at a state of play: lines and slot values
+    of the whole language, automaton states and arcs, compile time (`set_phrases`), and the
+    median decode of six listed moves said (the full form)."""
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"]),
+                       ("kaliko", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0 or (gid == "kikoi" and match.state.phase != ASK):
+            match.play(match.current, match.legal(match.current)[0])
+        for lang in ("en", "fr"):
+            for setting in ("listed", "whole"):
+                saved = sayable.WHOLE_GAMES
+                sayable.WHOLE_GAMES = saved if setting == "whole" else frozenset()
+                try:
+                    ps = sayable.sayable_now(ui, match, 0, lang)
+                finally:
+                    sayable.WHOLE_GAMES = saved
+                fa = fsg.automaton(ps, sayable.shared_commands(lang))
+                rec = SphinxRecognizer(lang)
+                t = time.perf_counter()
+                rec.set_phrases(ps)
+                compiled = time.perf_counter() - t
+                decode = []
+                if lang == "en":
+                    moves = [m.phrase for m in ps.phrases() if m.command and m.command.startswith("action:")][:6]
+                    for text in moves:
+                        t = time.perf_counter()
+                        rec.recognize(synth.utterance(text, "en-us", 160))
+                        decode.append(time.perf_counter() - t)
+                values = {k: len(v) for k, v in ps.whole_slots.items()}
+                print(f"{gid:11} {lang} {setting:6} whole lines {len(ps.whole):5} values {values} states {fa.n:5} "
+                      f"arcs {len(fa.arcs):6} compile {compiled:.2f} s"
+                      + (f" decode median {statistics.median(decode):.2f} s ({len(decode)})" if decode else ""))
+
+
+def kissa_values(seed: int = 5) -> None:
+    """2kissa10 equations said by their values (« 12 plus 12 equals 24 »), four lying in one
+    place, four in two, four in hundreds, by two voices: heard exactly, the median decode."""
+    import collections
+
+    from companion.games.kissa.finder import PLUS, value_of
+    from companion.games.kissa.rules import Move
+
+    game, ui, _bots = load(find("kissa"))
+    match = Match(game, ["Chloé", "Bot"], seed)
+    while match.current != 0:
+        match.play(match.current, match.legal(match.current)[0])
+    board = match.state.board
+    count: collections.Counter[tuple[int, str, int, int]] = collections.Counter()
+    for m in match.legal(0):
+        if isinstance(m, Move):
+            count[(value_of(board, m.a), m.op, value_of(board, m.b), value_of(board, m.c))] += 1
+    by_n = collections.defaultdict(list)
+    for k, n in count.items():
+        by_n[min(n, 3)].append(k)
+    rec = SphinxRecognizer("en")
+    ps = sayable.sayable_now(ui, match, 0, "en")
+    rec.set_phrases(ps)
+    right, tried, decode = 0, 0, []
+    for n in (1, 2, 3):
+        for a, op, b, c in sorted(by_n[n], key=lambda k: (k[0] > 20 or k[2] > 20, k))[:4]:
+            text = f"{a} {'plus' if op == PLUS else 'times'} {b} equals {c}"
+            for voice in VOICES["en"]:
+                t = time.perf_counter()
+                r = rec.recognize(synth.utterance(text, voice, 160))
+                decode.append(time.perf_counter() - t)
+                tried += 1
+                right += r.line == text
+    print(f"2kissa10 values-only equations heard exactly {right}/{tried}; decode median {statistics.median(decode):.2f} s")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--seeds", type=int, default=6)
+    p.add_argument("--odds", default=str(fsg.WHOLE_ODDS), help="comma-separated fsg.WHOLE_ODDS to try")
+    p.add_argument("--no-baseline", action="store_true")
+    p.add_argument("--lang", default="en", help="en or fr (French through the English acoustic model)")
+    p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
+    p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
+    args = p.parse_args()
+    if args.sizes:
+        sizes()
+        return
+    if args.kissa:
+        kissa_values()
+        return
+    matches = states(args.seeds)
+    if not args.no_baseline:
+        run("listed", matches, args.lang)
+    for odds in args.odds.split(","):
+        fsg.WHOLE_ODDS = float(odds)
+        print(f"WHOLE_ODDS {odds}:", end=" ")
+        run("whole", matches, args.lang)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Issue 24 §3: the recogniser's grammar holds the game's whole well-formed language, legal now
+or not, the legal moves likelier; a request not allowed now is heard as said and refused with
+the typed reason, never played as another move. Replayed through `companion play --voice-input`
+with recordings made for the test (espeak-ng)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from companion.core import Match, find
+from companion.games.kikoi.commands import Said
+from companion.games.kikoi.rules import ASK
+from companion.inputs.voice import fsg, synth
+from companion.inputs.voice.grammar import WHOLE
+from companion.inputs.voice.sayable import sayable_now, shared_commands
+from companion.inputs.voice.sources import write_wav
+from companion.session.transcript import load
+from tests.voice.needs import need_voice
+
+NAMES = ["Marie", "Bot 1", "Bot 2"]
+
+
+def _marie_asks(seed=3):
+    game, ui, _bots = load(find("kikoi"))
+    match = Match(game, NAMES, seed)
+    while not (match.current == 0 and match.state.phase == ASK):
+        match.play(match.current, match.legal(match.current)[0])
+    return ui, match
+
+
+def test_the_compiled_grammar_of_a_kikoi_state_holds_an_illegal_request():
+    ui, match = _marie_asks()
+    held = next(t for t in match.state.boards[0] if t < 25)
+    from companion.games.kikoi.phrases import token_name
+
+    illegal = f"ask Bot 2 for {token_name(held, 'en')}"
+    ps = sayable_now(ui, match, 0, "en")
+    assert illegal not in {m.phrase for m in ps.phrases()}  # not listed: not legal now
+    words = illegal.lower().split()
+    fa = fsg.automaton(ps, shared_commands("en"))
+    assert fa.accepts(words)  # in the recogniser's search graph
+    assert fa.accepts("ask bot 1 for the kikonk".split())  # a red token, never asked for
+    heard = ps.resolve(words)
+    assert heard is not None and heard.command == WHOLE and heard.phrase == illegal
+    command = ps.read(heard.phrase, None)  # read by the game's grammar, as typed
+    assert isinstance(command, Said) and command.player == 2
+    assert ui.handle(command, match, 0)[0] is not None  # the session refuses it with its reason
+    # every token of the game and every player is in it, in French too
+    fr = sayable_now(ui, match, 0, "fr")
+    assert len(fr.whole_slots["token"]) == 28 and fr.whole_slots["player"] == NAMES
+    assert fsg.automaton(fr, shared_commands("fr")).accepts("demande a marie le kigliss qui dort".split()) or \
+        fsg.automaton(fr, shared_commands("fr")).accepts("je demande le kigliss qui dort a marie".split())
+
+
+def test_good_fortune_hears_every_tile_number_and_charm():
+    game, ui, _bots = load(find("goodfortune"))
+    match = Match(game, ["Marie", "Bot"], 3)
+    ps = sayable_now(ui, match, 0, "en")
+    assert {str(n) for n in range(1, 22)} <= set(ps.whole_slots["number"])
+    assert "12 evil eye" in ps.whole_slots["tile"]
+    assert fsg.automaton(ps, shared_commands("en")).accepts("where is 21".split())
+
+
+def test_by_voice_an_illegal_kikoi_request_is_refused_with_the_typed_reason_and_a_legal_one_played(tmp_path):
+    need_voice()
+    gap = synth.silence(1.0)
+    said = ["ask Bot 2 for Kigliss sleeping",  # Marie holds it (seed 3): refused, never another token
+            "ask Marie for Kigliss at home",   # herself: refused
+            "ask Bot 1 for Kigliss at home",   # legal: played
+            "end game", "yes"]
+    wav = tmp_path / "marie.wav"
+    write_wav(wav, np.concatenate([np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
+                                   for t in said]))
+    log = tmp_path / "log.jsonl"
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
+    printed = tmp_path / "out.txt"
+    with printed.open("w") as fh:
+        # standard input stays open until the game ends by voice
+        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kikoi", "--players", "Marie",
+                              "--bots", "2", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
+                              "--seed", "3", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
+                             stderr=subprocess.STDOUT, env=env)
+        try:
+            p.wait(timeout=240)
+        finally:
+            p.kill()
+            p.wait()
+            p.stdin.close()
+    out = printed.read_text()
+    assert "Traceback" not in out, out
+    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
+    voice = [i for i in inputs if i["source"] == "voice"]
+    first, second, third = voice[:3]
+    # heard as said, refused as typed: the typed reason, never played as another token
+    assert first["heard"] == "ask bot 2 for kigliss sleeping", voice
+    assert first["outcome"] == "refuse" and first["command"] == 'action:{"ask":2,"token":"kigliss-sleep"}', voice
+    assert "You already have Kigliss sleeping on your board." in out
+    assert second["outcome"] == "refuse" and second["command"] == 'action:{"ask":0,"token":"kigliss-house"}', voice
+    assert "You cannot ask yourself: choose another player." in out
+    acted = [i for i in voice if i["outcome"] == "act"]
+    assert [i["command"] for i in acted] == ['action:{"ask":1,"token":"kigliss-house"}'], voice
+    assert third["outcome"] == "act" and "Marie asks Bot 1 for Kigliss at home." in out, voice
+
+
+def test_by_voice_a_2kissa10_equation_said_by_its_values_plays_its_one_place(tmp_path):
+    """Issue 24 §7: « 10 plus 15 equals 25 » (values only) lies in one place on seed 1's board:
+    heard as said (the board's values are in the recogniser's grammar), read by the grammar as
+    typed, and that one move played."""
+    need_voice()
+    gap = synth.silence(1.0)
+    said = ["10 plus 15 equals 25", "end game", "yes"]
+    wav = tmp_path / "marie.wav"
+    write_wav(wav, np.concatenate([np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
+                                   for t in said]))
+    log = tmp_path / "log.jsonl"
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
+    printed = tmp_path / "out.txt"
+    with printed.open("w") as fh:
+        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kissa", "--players", "Marie",
+                              "--bots", "1", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
+                              "--seed", "1", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
+                             stderr=subprocess.STDOUT, env=env)
+        try:
+            p.wait(timeout=240)
+        finally:
+            p.kill()
+            p.wait()
+            p.stdin.close()
+    out = printed.read_text()
+    assert "Traceback" not in out, out
+    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
+    voice = [i for i in inputs if i["source"] == "voice"]
+    move = 'action:{"op":"+","operands":[["I5","J5"],["E6","E7"]],"result":["A3","B3"],"type":"move"}'
+    assert voice[0]["heard"] == "10 plus 15 equals 25", voice
+    assert voice[0]["command"] == move and voice[0]["outcome"] == "act", voice
+    assert "Marie: 10 at I5 plus 15 at E6 down equals 25 at A3." in out, out
+    assert [i["command"] for i in voice if i["outcome"] == "act"] == [move], voice
+
+
+def test_2kissa10_hears_equations_by_their_values_bounded_to_the_board():
+    from companion.games.kissa.phrases import heard_context
+
+    game, ui, _bots = load(find("kissa"))
+    match = Match(game, ["Marie", "Bot"], 1)
+    values = set(heard_context(match, 0)["numbers"])
+    ps = sayable_now(ui, match, 0, "en")
+    assert set(ps.whole_slots["a"]) == {str(v) for v in values}  # every value on the board, no other
+    fa = fsg.automaton(ps, shared_commands("en"))
+    assert fa.accepts("10 plus 15 equals 25".split()) and fa.accepts("25 equals 10 plus 15".split())
+    absent = next(n for n in range(1000) if n not in values)
+    assert not fa.accepts(f"{absent} times 1 equals {absent}".split())  # not on the board: not heard
+    heard = ps.resolve("10 plus 15 equals 25".split())
+    assert heard is not None and heard.command == WHOLE
+    assert ps.read(heard.phrase, None) == ui.command("10 plus 15 equals 25", match, 0)  # read as typed
+
+
+def test_kaliko_hears_a_tile_put_on_a_taken_cell():
+    game, ui, _bots = load(find("kaliko"))
+    match = Match(game, ["Marie", "Bot"], 3)
+    while match.current != 0:
+        match.play(match.current, match.legal(match.current)[0])
+    ps = sayable_now(ui, match, 0, "en")
+    assert "centre" not in {m.phrase.split()[-1] for m in ps.phrases()}  # the centre is taken: not listed
+    heard = ps.resolve("put 1 at centre".split())
+    assert heard is not None and heard.command == WHOLE
+    assert ps.read(heard.phrase, None) == ui.command("put 1 at centre", match, 0)
+
+
+def test_every_line_the_recogniser_hears_whole_is_read_by_the_grammar():
+    """What is heard is what is read: each line of the whole language (a random value in each
+    slot), in both languages and every game heard whole, resolves and reads as a command."""
+    import random
+
+    from companion.inputs.voice.grammar import tokens_of
+
+    rng = random.Random(1)
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"]), ("kissa", ["Marie", "Bot"]),
+                       ("kaliko", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0:
+            match.play(match.current, match.legal(match.current)[0])
+        for lang in ("en", "fr"):
+            ps = sayable_now(ui, match, 0, lang)
+            assert ps.whole, (gid, lang)
+            for seq in rng.sample(ps.whole, min(200, len(ps.whole))):
+                words = [t for w in seq for t in (tokens_of(rng.choice(ps.whole_slots[w[0]])) if isinstance(w, tuple) else (w,))]
+                heard = ps.resolve(words)
+                assert heard is not None, (gid, lang, words)
+                assert ui.command(heard.phrase, match, 0) is not None, (gid, lang, heard.phrase)
