@@ -58,7 +58,7 @@ import numpy as np  # noqa: E402
 
 from companion.core import Match, Rng, find  # noqa: E402
 from companion.inputs.voice import synth  # noqa: E402
-from companion.inputs.voice.grammar import Match as Said  # noqa: E402
+from companion.inputs.voice.grammar import Phrase as Said  # noqa: E402
 from companion.inputs.voice.recognizer import CONFIDENCE, SphinxRecognizer  # noqa: E402
 from companion.inputs.voice.sayable import sayable_now, shared_commands  # noqa: E402
 from companion.session.transcript import load  # noqa: E402

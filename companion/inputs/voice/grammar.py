@@ -16,7 +16,7 @@ With one microphone for the table, a player may name themselves first, as typed
 (« Paul : mon plateau »): `speakers` lists the names that may come first (the human seats
 without a microphone of their own), an optional prefix of every phrase; a name said alone
 (« Paul… » then a pause the VAD cuts at) is a phrase too, whose command is `SPEAKER`.
-`resolve` gives the listed phrase without the name and, in `Match.speaker`, who said it.
+`resolve` gives the listed phrase without the name and, in `Phrase.speaker`, who said it.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def tokens_of(text: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Match:
+class Phrase:
     """A recognised phrase: exactly one listed phrase and its command (None: a template's
     line whose command is the rule's)."""
 
@@ -95,7 +95,7 @@ class PhraseSet:
     whole_slots: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.by_tokens: dict[tuple[str, ...], Match] = {}
+        self.by_tokens: dict[tuple[str, ...], Phrase] = {}
         self.spelling: dict[str, str] = {}
         self.wake_tokens = self._learn(self.wake) if self.wake else ()
         self.speaker_tokens: dict[tuple[str, ...], str] = {}
@@ -106,7 +106,7 @@ class PhraseSet:
         for phrase, command in self.concrete:
             toks = self._learn(phrase)
             if toks and toks not in self.by_tokens:
-                self.by_tokens[toks] = Match(phrase, command)
+                self.by_tokens[toks] = Phrase(phrase, command)
         self._templates: list[tuple[re.Pattern[str], dict[str, Any], list[str]]] = []
         self.slot_tokens: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for name, values in self.slots.items():
@@ -241,7 +241,7 @@ class PhraseSet:
         wake = " ".join(self.wake_tokens)
         return [f"{wake} {p}" if wake else p for p in plain + named]
 
-    def resolve(self, words: str | Sequence[str]) -> Match | None:
+    def resolve(self, words: str | Sequence[str]) -> Phrase | None:
         """The listed phrase these recognised words are, or None when they are none."""
         toks = tuple(words.split()) if isinstance(words, str) else tuple(words)
         toks = tuple(fold_token(t) for t in toks)
@@ -257,13 +257,13 @@ class PhraseSet:
                 continue
             rest = toks[len(name_toks):]
             if not rest:
-                return Match(name, SPEAKER, name)
+                return Phrase(name, SPEAKER, name)
             hit = self._resolve(rest)
             if hit is not None:
-                return Match(hit.phrase, hit.command, name)
+                return Phrase(hit.phrase, hit.command, name)
         return None
 
-    def prefix_length(self, words: Sequence[str], match: Match) -> int:
+    def prefix_length(self, words: Sequence[str], match: Phrase) -> int:
         """How many of the recognised `words` came before `match`'s phrase: the wake word and
         the name the speaker said first (0 without them)."""
         toks = tuple(fold_token(t) for t in words)
@@ -274,13 +274,13 @@ class PhraseSet:
                     return n + len(name_toks)
         return n
 
-    def _resolve(self, toks: tuple[str, ...]) -> Match | None:
+    def _resolve(self, toks: tuple[str, ...]) -> Phrase | None:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit
         return self.templated(toks) or self.said(toks)
 
-    def said(self, toks: tuple[str, ...]) -> Match | None:
+    def said(self, toks: tuple[str, ...]) -> Phrase | None:
         """These words as a line of the whole language (`whole`), spelled as said, or None. Its
         command is `WHOLE`: what it means is the game's grammar's reading of the line."""
         if not self.whole or not toks:
@@ -293,9 +293,9 @@ class PhraseSet:
             self._whole_fa = fa
         if not self._whole_fa.accepts(toks):
             return None
-        return Match(" ".join(self.spelling.get(t, t) for t in toks), WHOLE)
+        return Phrase(" ".join(self.spelling.get(t, t) for t in toks), WHOLE)
 
-    def templated(self, toks: tuple[str, ...]) -> Match | None:
+    def templated(self, toks: tuple[str, ...]) -> Phrase | None:
         """The phrase a template makes of these words, or None when no template says them."""
         joined = " ".join(toks)
         for rx, rule, names in self._templates:
@@ -306,10 +306,10 @@ class PhraseSet:
             # {number} »), each time with its own value
             values = [next(v for t, v in self.slot_tokens[name] if " ".join(t) == said)
                       for name, said in zip(names, m.groups(), strict=True)]
-            return Match(_fill(rule["template"], values), rule.get("command"))
+            return Phrase(_fill(rule["template"], values), rule.get("command"))
         return None
 
-    def phrases(self) -> list[Match]:
+    def phrases(self) -> list[Phrase]:
         return list(self.by_tokens.values())
 
 

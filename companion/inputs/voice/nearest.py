@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .grammar import Match, PhraseSet, fold_token
+from .grammar import Phrase, PhraseSet, fold_token
 
 #: highest cost per word (of the phrase or the transcript, the longer) for a transcript to
 #: be that phrase, per language: fitted on espeak-ng voices by bench/voice_accuracy.py
@@ -161,12 +161,12 @@ class Nearest:
     """The phrase a transcript was mapped onto (None: talk), its cost per word, and the
     next different phrase's."""
 
-    match: Match | None
+    match: Phrase | None
     cost: float
     runner_up: float
     heard: tuple[str, ...] = ()
     #: the nearest phrase even when it was not taken (for the figures: other thresholds)
-    best: Match | None = None
+    best: Phrase | None = None
 
 
 _NORMAL: dict[str, list[str]] = {}
@@ -202,7 +202,7 @@ class PhraseIndex:
     def normal(self, i: int) -> tuple[str, ...]:
         return tuple(self.strings[i].split())
 
-    def match_of(self, i: int) -> Match | None:
+    def match_of(self, i: int) -> Phrase | None:
         return self.phrases.resolve(self.tokens[i].split())
 
     def nearest(self, transcript: str) -> Nearest:
