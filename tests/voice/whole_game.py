@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from companion.core import Rng, find
+from companion.core import find
 from companion.games.base import action_command
 from companion.language.sayable import shared_phrases
 
 #: the held-out voices (never fitted on, docs/voice.md): English another synthesizer family,
 #: French the espeak-ng French variants no benchmark fits on (no other French synthesizer here)
-VOICES = {"en": ("flite:slt", "flite:kal16"), "fr": ("fr-ch", "fr+klatt")}
+VOICES = {"en": ("flite:slt", "flite:kal16"), "fr": tuple(os.environ.get("VG_FR", "fr-ch,fr+klatt").split(","))}
 HUMAN = {"en": "Human", "fr": "Humain"}
 
 
@@ -35,6 +35,7 @@ class Plan:
     bots: int
     options: dict[str, str]
     said: list[tuple[str, str]] = field(default_factory=list)  # (phrase, command) in order
+    heard: list[Any] = field(default_factory=list)  # the line heard in-process for each (or None)
     moves: int = 0  # the human's moves
     over: bool = False
 
@@ -44,50 +45,133 @@ def word(command: str, lang: str) -> str:
 
 
 def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str, str] | None = None,
-         max_turns: int = 200) -> Plan:
+         max_turns: int = 120, plays: bool = False, bot: bool = True, hear: bool = True) -> Plan:
     """Play the seeded game as `companion play GAME --players Human --bots N --seed S` makes it,
-    the human's moves chosen by the game's default bot on its own stream, each given by its
-    phrase (typed: so the phrase is known to read as that move), answering « oui » where the
-    game asks."""
+    the human's moves chosen by the game's default bot on its own stream (`bot=False`: the
+    legal move said in the fewest words; KIKOI's bot remembers what it was told, which the
+    human's seat is not), each said as its phrase (`plays`: a move that places tiles before
+    a pass or an exchange — in Kaliko « passe » is always the shortest).
+
+    `hear`: each utterance is made as the recording will hold it and heard in-process by the
+    recogniser `companion play` uses (its listener, the grammar of that state), and the line
+    heard fed to the session, so the player answers what the table understood, as a player
+    would: « oui » to a read-back of the move said (again if that « oui » was heard with doubt),
+    « non » to a read-back of another, the move again (the other voice) when it was not
+    understood; a move heard as another and played is the game's new state. Without `hear`,
+    the phrases are typed (the plan a perfect recogniser would need)."""
+    import contextlib
+    import io
+    import tempfile
+
     from companion.cli.runner import load_game, make_session, table_options
+    from companion.core import Rng
+    from companion.narration import Msg, catalog
 
     options = dict(options or {})
     entry = find(game_name)
     opts = table_options(entry, dict(options), 1, lang)
     game, ui, bot_kinds = load_game(entry, opts, lang)
     kind = next(iter(bot_kinds))
-    from companion.narration import Msg, catalog
-
     names = [HUMAN[lang]] + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(bots)]
     args = argparse.Namespace(verbosity=None, log=None, log_private=False)
-    session = make_session(entry, game, ui, bot_kinds, names, [None] + [kind] * bots, seed, {}, None, None, args, lang)
-    session.core.out = lambda _t: None
-    session.start()
+    with contextlib.redirect_stdout(io.StringIO()):
+        session = make_session(entry, game, ui, bot_kinds, names, [None] + [kind] * bots, seed, {}, None, None, args, lang)
+        session.start()
     match = session.match
-    chooser = bot_kinds[kind](game, 0, Rng(seed).fork(999))
+    chooser = bot_kinds[kind](game, 0, Rng(seed).fork(999)) if bot else None
     out = Plan(game_name, lang, seed, bots, options)
-    yes = word("yes", lang)
+    yes, no = word("yes", lang), word("no", lang)
+    tmp = Path(tempfile.mkdtemp(prefix="whole-game-"))
+    ear = Ear(lang, session, tmp) if hear else None
+
+    def say(text: str, command: str) -> Any:
+        """Says `text` (meaning `command`); the line the table took, or None when nothing was heard."""
+        out.said.append((text, command))
+        with contextlib.redirect_stdout(io.StringIO()):
+            if ear is None:
+                session.handle(text, 0)
+                return None
+            line = ear.say(text, len(out.said) - 1)
+            out.heard.append(line)
+            return line
+
+    def confirm(command: str) -> None:
+        for _ in range(3):  # a read-back waits for a sure « oui »
+            if not session.pending or match.over:
+                return
+            say(yes, "yes")
+
     for _ in range(max_turns):
         if match.over:
             break
         assert match.current == 0, match.current
-        legal = match.legal(0)
         sayable = ui.phrases(match, 0, lang)
         listed = {c: p for p, c in reversed(sayable.concrete) if c.startswith("action:")}  # the first phrase of each
-        want = action_command(game, chooser.choose(match.state))
-        if want not in listed:  # a sample of the moves is listed (2kissa10): take the first listed legal move
-            want = next(action_command(game, a) for a in legal if action_command(game, a) in listed)
+        said = [c for c in (action_command(game, a) for a in match.legal(0)) if c in listed]
+        if plays and any('"play"' in c for c in said):
+            said = [c for c in said if '"play"' in c]
+        want = min(said, key=lambda c: len(listed[c].split()))
+        if chooser is not None:
+            choice = action_command(game, chooser.choose(match.state))
+            want = choice if choice in listed else want
         before = len(match.history)
-        session.handle(listed[want], 0)
-        out.said.append((listed[want], want))
-        if len(match.history) == before and session.pending:
-            session.handle(yes, 0)  # the game's own question (a 2kissa10 equation and its score)
-            out.said.append((yes, "yes"))
-        assert len(match.history) > before, (listed[want], want)
+        for _try in range(4):
+            line = say(listed[want], want)
+            if session.pending and (ear is None or (line is not None and line.command == want)):
+                confirm(want)  # the read-back of the move said, or the game's own question
+            elif session.pending:
+                say(no, "no")  # another move read back: not that one
+            if len(match.history) > before or match.over:
+                break
+        assert len(match.history) > before, ("the move was never taken", listed[want], out.said[-6:])
         out.moves += 1
     out.over = match.over
-    out.said += [(word("quit", lang), "quit"), (yes, "yes")]  # then leave: the quit question, « oui »
+    for _ in range(3):  # then leave: « quitte », the quit question, a sure « oui »
+        if not session.running:
+            break
+        say(word("quit", lang), "quit")
+        confirm("quit")
+    # the table of `companion play` keeps a save, so it asks before quitting (in-process there
+    # is none, and a sure « quit » quits): « oui », and once more where the first was doubted
+    out.said += [(yes, "yes"), (yes, "yes")]
     return out
+
+
+class Ear:
+    """The recogniser `companion play --voice-input` uses, one utterance at a time, on the
+    grammar its table would build for the state now (`sayable_now`, with the table's
+    speakers), each line fed to the session as the table loop takes it."""
+
+    def __init__(self, lang: str, session: Any, tmp: Path) -> None:
+        from companion.inputs.voice.recognizer import open_recognizer
+        from companion.inputs.voice.table import table_speakers
+
+        self.lang, self.session, self.tmp = lang, session, tmp
+        self.recognizer = open_recognizer(lang, None)
+        self.speakers = table_speakers(session.seats, set())
+        self.pcm: list[np.ndarray] = []
+
+    def say(self, text: str, i: int) -> Any:
+        from companion.inputs.voice import synth
+        from companion.inputs.voice.listener import Listener
+        from companion.inputs.voice.sayable import sayable_now
+        from companion.inputs.voice.sources import WavSource, write_wav
+        from companion.session.inbox import Inbox
+
+        voices = VOICES[self.lang]
+        pcm = synth.utterance(text, voices[i % len(voices)], 160, seed=i)
+        self.pcm.append(pcm)
+        wav = self.tmp / f"{i}.wav"
+        write_wav(wav, pcm)
+        s = self.session
+        who = s.match.current if s.match.current is not None else 0
+        phrases = sayable_now(s.ui, s.match, who, self.lang).with_speakers(self.speakers)
+        inbox = Inbox()
+        Listener(WavSource([wav]), self.recognizer, inbox, lambda: phrases, seat=None).start().join(60)
+        line = inbox.get(0)
+        if line is not None:
+            s.loop.feed(line)
+        return line
 
 
 def recording(p: Plan, path: Path, gap: float = 0.8) -> None:
@@ -109,6 +193,7 @@ class Run:
     inputs: list[dict[str, Any]]
     returncode: int | None
     seconds: float
+    ended: bool  # the log has the game's end
 
     @property
     def voice(self) -> list[dict[str, Any]]:
@@ -121,6 +206,7 @@ def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float =
     import time
 
     log = tmp / "log.jsonl"
+    log.unlink(missing_ok=True)
     env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp / "data")}
     cmd = [sys.executable, "-m", "companion.cli", "play", p.game, "--players", HUMAN[p.lang], "--bots", str(p.bots),
            "--lang", p.lang, "--speech", "text", "--voice-input", str(wav), "--seed", str(p.seed), "--log", str(log)]
@@ -133,9 +219,13 @@ def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float =
     with printed.open("w") as fh:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=fh, stderr=subprocess.STDOUT, env=env)
         try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pass
+            ended = None  # the game ended: the quit question's answer is given a little while
+            while proc.poll() is None and time.monotonic() - t0 < timeout:
+                if ended is None and log.exists() and '"type": "game_ended"' in log.read_text():
+                    ended = time.monotonic()
+                if ended is not None and time.monotonic() - ended > 30:
+                    break
+                time.sleep(0.2)
         finally:
             proc.kill()
             proc.wait()
@@ -143,7 +233,8 @@ def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float =
             proc.stdin.close()
     seconds = time.monotonic() - t0
     records = [json.loads(ln) for ln in log.read_text().splitlines()] if log.exists() else []
-    return Run(printed.read_text(), [r for r in records if r.get("type") == "input"], proc.returncode, seconds)
+    return Run(printed.read_text(), [r for r in records if r.get("type") == "input"], proc.returncode, seconds,
+               any(r.get("type") == "game_ended" for r in records))
 
 
 def tally(p: Plan, run: Run) -> dict[str, Any]:
@@ -153,4 +244,5 @@ def tally(p: Plan, run: Run) -> dict[str, Any]:
                 if got.get("command") != command]
     return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice),
             "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm" and i.get("command") != "yes"),
-            "misheard": misheard, "seconds": round(run.seconds, 1)}
+            "misheard": misheard, "ended": run.ended, "quit": run.returncode == 0,
+            "seconds": round(run.seconds, 1)}

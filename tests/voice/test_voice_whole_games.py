@@ -1,0 +1,76 @@
+"""Issue 30, "Done when": a whole game of each game, in French and in English, played by voice
+alone — one recording joined from utterances of held-out voices (English: flite, another
+synthesizer family than the espeak-ng voices the recogniser is fitted on; French: the
+espeak-ng French variants no benchmark fits on, fr-ch and fr+klatt, the only other French
+voices to be had here: no mbrola voice is installed) through
+`companion play GAME --players Human --bots N --seed S --voice-input FILE`, no keyboard line —
+reaches the game's end, and the player leaves by voice (« quit », « yes »).
+
+The recording is read as fast as possible, each command once the companion has answered
+the one before (without `--voice-realtime`): a bot's move and the table's narration take a
+time no recording can know, and at real speed a command said while the table talks is not
+heard. Each game prints its utterances, read-backs and misheard lines (the command heard
+against the command said)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.inputs.voice import synth
+from tests.voice import whole_game
+from tests.voice.needs import need_voice
+
+# RULES: the short variants (docs/rules.md §1.5 hand_size; KIKOI is 3 players by default)
+CASES = {
+    "goodfortune": dict(bots=1, seed=3, options={}),
+    "kissa": dict(bots=1, seed=3, options={}, confirm_each=True, bot=False),
+    "kikoi": dict(bots=2, seed=3, options={}, bot=False),
+}
+#: what the recogniser cannot do yet, measured (see the report in the module's git log):
+#: French is heard through the English acoustic model with French phones (docs/voice.md)
+KNOWN = {
+    ("goodfortune", "fr"): "held-out French voices: « j'avance la cinq » heard as « laisse tomber », « à gauche » as « encore »",
+    ("kissa", "fr"): "held-out French voices: the English acoustic model with French phones",
+    ("kikoi", "fr"): "held-out French voices: the English acoustic model with French phones",
+    ("kikoi", "en"): "flite kal16: « ask Bot 1 for Kimouss sleeping » heard as « … Kigliss sleeping » at 0.998 and played",
+}
+
+
+def need_voices(lang: str) -> None:
+    need_voice()
+    missing = [v for v in whole_game.VOICES[lang] if not synth.available(v)]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"missing under CI: {', '.join(missing)} (./run setup installs flite)")
+        pytest.skip(f"needs {', '.join(missing)}")
+
+
+def params():
+    for game in CASES:
+        for lang in ("en", "fr"):
+            why = KNOWN.get((game, lang))
+            marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+            yield pytest.param(game, lang, id=f"{game}-{lang}", marks=marks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,lang", list(params()))
+def test_a_whole_game_played_by_voice_alone(game, lang, tmp_path):
+    need_voices(lang)
+    case = CASES[game]
+    plan = whole_game.plan(game, lang, case["seed"], case["bots"], case["options"],
+                           confirm_each=case.get("confirm_each", False), bot=case.get("bot", True))
+    assert plan.over, "the seeded game played in-process reaches its end"
+    wav = tmp_path / "table.wav"
+    whole_game.recording(plan, wav)
+    run = whole_game.play(plan, wav, tmp_path, timeout=150)
+    tally = whole_game.tally(plan, run)
+    print(tally)
+    assert "Traceback" not in run.out, run.out[-3000:]
+    assert run.inputs and all(i.get("source") == "voice" for i in run.inputs), "no keyboard line"
+    for i in run.voice:
+        assert f"{'Heard' if lang == 'en' else 'Entendu'} : {i['heard']}".replace(" :", ":" if lang == "en" else " :") in run.out
+    assert run.ended, (tally, run.out[-2000:])
+    assert run.returncode == 0, (tally, run.out[-1000:])  # left by voice: « quit », then a sure « yes »
