@@ -117,7 +117,7 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
         before = len(match.history)
         for _try in range(4):
             line = say(listed[want], want)
-            if session.pending and (ear is None or (line is not None and line.command == want)):
+            if session.pending and (ear is None or (line is not None and line.text == listed[want])):
                 confirm(want)  # the read-back of the move said, or the game's own question
             elif session.pending:
                 say(no, "no")  # another move read back: not that one
