@@ -123,7 +123,8 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
                 say(no, "no")  # another move read back: not that one
             if len(match.history) > before or match.over:
                 break
-        assert len(match.history) > before, ("the move was never taken", listed[want], out.said[-6:])
+        assert len(match.history) > before, ("the move was never taken", listed[want], out.said[-6:],
+                                             [h and (h.heard, round(h.confidence, 3)) for h in out.heard[-6:]])
         out.moves += 1
     out.over = match.over
     for _ in range(3):  # then leave: « quitte », the quit question, a sure « oui »
@@ -238,11 +239,14 @@ def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float =
 
 
 def tally(p: Plan, run: Run) -> dict[str, Any]:
-    """Utterances, read-backs and misheard lines (the line heard against the line said)."""
+    """Utterances, read-backs and misheard lines (the command heard against the command said,
+    with the words heard), the utterances in-process heard nothing of left out of the match."""
     voice = run.voice
-    misheard = [(said, got.get("heard")) for (said, command), got in zip(p.said, voice, strict=False)
+    posted = [sc for sc, line in zip(p.said, p.heard + [True] * len(p.said), strict=False) if line is not None]
+    misheard = [(said, got.get("heard"), got.get("confidence"), got.get("outcome"))
+                for (said, command), got in zip(posted, voice, strict=False)
                 if got.get("command") != command]
-    return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice),
-            "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm" and i.get("command") != "yes"),
+    return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice), "moves": p.moves,
+            "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm"),
             "misheard": misheard, "ended": run.ended, "quit": run.returncode == 0,
             "seconds": round(run.seconds, 1)}
