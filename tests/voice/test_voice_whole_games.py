@@ -32,12 +32,15 @@ CASES = {
     # a smaller hand (§1.5 hand_size): fewer tiles to say per play; a play before a pass
     "kaliko": dict(bots=1, seed=3, options={"hand_size": "5"}, bot=False, plays=True),
 }
-#: what the recogniser cannot do yet, measured (see the report in the module's git log):
-#: French is heard through the English acoustic model with French phones (docs/voice.md)
-KNOWN = {
-    ("goodfortune", "fr"): "held-out French voices: « j'avance la cinq » heard as « laisse tomber », « à gauche » as « encore »",
-    ("kissa", "fr"): "held-out French voices: the English acoustic model with French phones",
-    ("kikoi", "fr"): "held-out French voices: the English acoustic model with French phones",
+#: what the recogniser cannot do yet: French is heard through the English acoustic model
+#: with French phones (docs/voice.md), and a state change below 0.6 waits for a sure « oui »
+KNOWN = {  # measured 2026-12-02 on the first move (fr-ch, fr+klatt)
+    ("goodfortune", "fr"): "« oui » is never heard for sure (0.20-0.42 < 0.6), so « j'avance la cinq », "
+                           "heard right at 0.51, stays read back",
+    ("kissa", "fr"): "« 1 en F1 fois 9 en A4 égale 9 en H9 » heard as « autour de h 9 », « langue anglaise »",
+    ("kikoi", "fr"): "« oui » never heard for sure (0.09-0.43): « je demande le Kigratt à vélo à Robot 1 », "
+                     "heard right at 0.49, stays read back",
+    ("kaliko", "fr"): "« passe » heard right at 0.13, « oui » at 0.10-0.42: never sure; then « case »",
 }
 
 
