@@ -84,6 +84,7 @@ def test_a_move_stays_until_a_sure_yes_to_undo_heard_with_doubt_and_talk_changes
     out, records, code = play(tmp_path, "goodfortune", wav)
     assert "Traceback" not in out, out
     voice = [r for r in records if r.get("type") == "input" and r.get("source") == "voice"]
+    print([(r["heard"], r["confidence"], r["command"], r["outcome"]) for r in voice])
     assert [r["source"] for r in records if r.get("type") == "input"] == ["voice"] * len(voice)  # no keyboard line
     for r in voice:
         assert f"Heard: {r['heard']}" in out  # the player always knows what was heard
