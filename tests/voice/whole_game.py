@@ -238,14 +238,24 @@ def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float =
                any(r.get("type") == "game_ended" for r in records))
 
 
+def fold(text: str) -> str:
+    """Words as the recogniser prints them: lower case, no accents, digits and letters apart."""
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFD", text.lower()).encode("ascii", "ignore").decode()
+    return " ".join(re.findall(r"[a-z']+|\d+", plain.replace("-", " ")))
+
+
 def tally(p: Plan, run: Run) -> dict[str, Any]:
     """Utterances, read-backs and misheard lines (the command heard against the command said,
-    with the words heard), the utterances in-process heard nothing of left out of the match."""
+    with the words heard: a « yes » answering a read-back is logged with the command it
+    confirms), the utterances in-process heard nothing of left out of the match."""
     voice = run.voice
     posted = [sc for sc, line in zip(p.said, p.heard + [True] * len(p.said), strict=False) if line is not None]
     misheard = [(said, got.get("heard"), got.get("confidence"), got.get("outcome"))
                 for (said, command), got in zip(posted, voice, strict=False)
-                if got.get("command") != command]
+                if got.get("command") != command and fold(got.get("heard") or "") != fold(said)]
     return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice), "moves": p.moves,
             "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm"),
             "misheard": misheard, "ended": run.ended, "quit": run.returncode == 0,
