@@ -4,7 +4,9 @@ synthesizer family than the espeak-ng voices the recogniser is fitted on; French
 espeak-ng French variants no benchmark fits on, fr-ch and fr+klatt, the only other French
 voices to be had here: no mbrola voice is installed) through
 `companion play GAME --players Human --bots N --seed S --voice-input FILE`, no keyboard line —
-reaches the game's end, and the player leaves by voice (« quit », « yes »).
+reaches the game's end, and the player leaves by voice (« quit », « yes »). The suite plays
+the games that reach their end in under a minute (Good Fortune and KIKOI in English);
+`bench/voice_whole_games.py` plays all eight and prints what fails (`KNOWN`).
 
 The recording is read at real speed (`--voice-realtime`), 2 s of quiet room between
 commands. Read as fast as possible instead (each command once the companion has answered the
@@ -55,19 +57,22 @@ def need_voices(lang: str) -> None:
         pytest.skip(f"needs {', '.join(missing)}")
 
 
-def params():
-    for game in CASES:
-        for lang in ("en", "fr"):
-            why = KNOWN.get((game, lang))
-            # strict where the failure is the same at every run (the French ones fail on the
-            # first move in-process, deterministically); Kaliko's English game may pass
-            marks = [pytest.mark.xfail(reason=why, strict=lang == "fr")] if why else []
-            yield pytest.param(game, lang, id=f"{game}-{lang}", marks=marks)
+#: in the suite: the games that reach their end and stay under a minute at real speed; every
+#: game and language, with the known failures, is `bench/voice_whole_games.py` (2kissa10 takes
+#: 75-94 s and Kaliko 135-147 s read at real speed: the suite keeps its 15 minutes)
+IN_SUITE = [("goodfortune", "en"), ("kikoi", "en")]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,lang", list(params()))
+@pytest.mark.parametrize("game,lang", IN_SUITE, ids=[f"{g}-{lang}" for g, lang in IN_SUITE])
 def test_a_whole_game_played_by_voice_alone(game, lang, tmp_path):
+    run, tally = whole_game_by_voice(game, lang, tmp_path)
+    assert run.ended, (tally, run.out[-2000:])
+    assert run.returncode == 0, (tally, run.out[-1000:])  # left by voice: « quit », then a sure « yes »
+
+
+def whole_game_by_voice(game, lang, tmp_path):
+    """One whole game by voice through `companion play --voice-input`: (the run, its tally)."""
     need_voices(lang)
     case = CASES[game]
     plan = whole_game.plan(game, lang, case["seed"], case["bots"], case["options"],
@@ -82,5 +87,4 @@ def test_a_whole_game_played_by_voice_alone(game, lang, tmp_path):
     assert run.inputs and all(i.get("source") == "voice" for i in run.inputs), "no keyboard line"
     for i in run.voice:
         assert f"{'Heard' if lang == 'en' else 'Entendu'} : {i['heard']}".replace(" :", ":" if lang == "en" else " :") in run.out
-    assert run.ended, (tally, run.out[-2000:])
-    assert run.returncode == 0, (tally, run.out[-1000:])  # left by voice: « quit », then a sure « yes »
+    return run, tally
