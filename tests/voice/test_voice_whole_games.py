@@ -1,0 +1,90 @@
+"""Issue 30, "Done when": a whole game of each game, in French and in English, played by voice
+alone — one recording joined from utterances of held-out voices (English: flite, another
+synthesizer family than the espeak-ng voices the recogniser is fitted on; French: the
+espeak-ng French variants no benchmark fits on, fr-ch and fr+klatt, the only other French
+voices to be had here: no mbrola voice is installed) through
+`companion play GAME --players Human --bots N --seed S --voice-input FILE`, no keyboard line —
+reaches the game's end, and the player leaves by voice (« quit », « yes »). The suite plays
+the games that reach their end in under a minute (Good Fortune and KIKOI in English);
+`bench/voice_whole_games.py` plays all eight and prints what fails (`KNOWN`).
+
+The recording is read at real speed (`--voice-realtime`), 2 s of quiet room between
+commands. Read as fast as possible instead (each command once the companion has answered the
+one before), the next command was heard, now and then, with the grammar of the bot's turn:
+the core tells the listener what is sayable after the human's line, when the bot is to move,
+and the bot's move comes later from the worker (« I push eighteen » heard as « i push
+fifteen », a tile of the bot's, and refused). Each game prints its utterances, read-backs and misheard lines (the command heard
+against the command said)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.inputs.voice import synth
+from tests.voice import whole_game
+from tests.voice.needs import need_voice
+
+# the human's moves: the default bot's (Good Fortune), else the legal move said in the fewest words
+CASES = {
+    "goodfortune": dict(bots=1, seed=3, options={}),
+    "kissa": dict(bots=1, seed=3, options={}, bot=False),
+    "kikoi": dict(bots=2, seed=3, options={}, bot=False),
+    # a smaller hand (§1.5 hand_size): fewer tiles to say per play; a play before a pass
+    "kaliko": dict(bots=1, seed=3, options={"hand_size": "5"}, bot=False, plays=True),
+}
+#: what the recogniser cannot do yet: French is heard through the English acoustic model
+#: with French phones (docs/voice.md), and a state change below 0.6 waits for a sure « oui »
+KNOWN = {  # measured 2026-12-02 on the first move (fr-ch, fr+klatt)
+    ("goodfortune", "fr"): "« oui » is never heard for sure (0.20-0.42 < 0.6), so « j'avance la cinq », "
+                           "heard right at 0.51, stays read back",
+    ("kissa", "fr"): "« 1 en F1 fois 9 en A4 égale 9 en H9 » heard as « autour de h 9 », « langue anglaise »",
+    ("kikoi", "fr"): "« oui » never heard for sure (0.09-0.43): « je demande le Kigratt à vélo à Robot 1 », "
+                     "heard right at 0.49, stays read back",
+    ("kaliko", "en"): "not reproducible yet: heard right in-process, the same « put 5 at 5h2 and then play » "
+                      "was heard by `companion play` as the step « put 3 at 5 h 2 7 h 1 » and the play never made",
+    ("kaliko", "fr"): "« passe » heard right at 0.13, « oui » at 0.10-0.42: never sure; then « case »",
+}
+
+
+def need_voices(lang: str) -> None:
+    need_voice()
+    missing = [v for v in whole_game.VOICES[lang] if not synth.available(v)]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"missing under CI: {', '.join(missing)} (./run setup installs flite)")
+        pytest.skip(f"needs {', '.join(missing)}")
+
+
+#: in the suite: the games that reach their end and stay under a minute at real speed; every
+#: game and language, with the known failures, is `bench/voice_whole_games.py` (2kissa10 takes
+#: 75-94 s and Kaliko 135-147 s read at real speed: the suite keeps its 15 minutes)
+IN_SUITE = [("goodfortune", "en"), ("kikoi", "en")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,lang", IN_SUITE, ids=[f"{g}-{lang}" for g, lang in IN_SUITE])
+def test_a_whole_game_played_by_voice_alone(game, lang, tmp_path):
+    run, tally = whole_game_by_voice(game, lang, tmp_path)
+    assert run.ended, (tally, run.out[-2000:])
+    assert run.returncode == 0, (tally, run.out[-1000:])  # left by voice: « quit », then a sure « yes »
+
+
+def whole_game_by_voice(game, lang, tmp_path):
+    """One whole game by voice through `companion play --voice-input`: (the run, its tally)."""
+    need_voices(lang)
+    case = CASES[game]
+    plan = whole_game.plan(game, lang, case["seed"], case["bots"], case["options"],
+                           bot=case.get("bot", True), plays=case.get("plays", False))
+    assert plan.over, "the seeded game played in-process reaches its end"
+    wav = tmp_path / "table.wav"
+    whole_game.recording(plan, wav, gap=2.0)
+    run = whole_game.play(plan, wav, tmp_path, realtime=True, timeout=300)
+    tally = whole_game.tally(plan, run)
+    print(tally)
+    assert "Traceback" not in run.out, run.out[-3000:]
+    assert run.inputs and all(i.get("source") == "voice" for i in run.inputs), "no keyboard line"
+    for i in run.voice:
+        assert f"{'Heard' if lang == 'en' else 'Entendu'} : {i['heard']}".replace(" :", ":" if lang == "en" else " :") in run.out
+    return run, tally

@@ -1,0 +1,262 @@
+"""A whole seeded game played by voice alone (issue 30, "Done when"): the human's moves are
+precomputed by playing the same seeded game in-process (the session `companion play` makes,
+a bot choosing for the human), each move said as its canonical phrase (`GameUI.phrases`: the
+listed phrase whose command is the move), spoken by a held-out synthesizer, joined with
+silences into one recording for `companion play GAME --voice-input FILE`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.core import find
+from companion.games.base import action_command
+from companion.language.sayable import shared_phrases
+
+#: the held-out voices (never fitted on, docs/voice.md): English another synthesizer family,
+#: French the espeak-ng French variants no benchmark fits on (no other French synthesizer here)
+VOICES = {"en": ("flite:slt", "flite:kal16"), "fr": tuple(os.environ.get("VG_FR", "fr-ch,fr+klatt").split(","))}
+HUMAN = {"en": "Human", "fr": "Humain"}
+
+
+@dataclass
+class Plan:
+    game: str
+    lang: str
+    seed: int
+    bots: int
+    options: dict[str, str]
+    said: list[tuple[str, str]] = field(default_factory=list)  # (phrase, command) in order
+    heard: list[Any] = field(default_factory=list)  # the line heard in-process for each (or None)
+    moves: int = 0  # the human's moves
+    over: bool = False
+
+
+def word(command: str, lang: str) -> str:
+    return next(p for p, c in shared_phrases(lang) if c == command)
+
+
+def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str, str] | None = None,
+         max_turns: int = 120, plays: bool = False, bot: bool = True, hear: bool = True) -> Plan:
+    """Play the seeded game as `companion play GAME --players Human --bots N --seed S` makes it,
+    the human's moves chosen by the game's default bot on its own stream (`bot=False`: the
+    legal move said in the fewest words; KIKOI's bot remembers what it was told, which the
+    human's seat is not), each said as its phrase (`plays`: a move that places tiles before
+    a pass or an exchange — in Kaliko « passe » is always the shortest).
+
+    `hear`: each utterance is made as the recording will hold it and heard in-process by the
+    recogniser `companion play` uses (its listener, the grammar of that state), and the line
+    heard fed to the session, so the player answers what the table understood, as a player
+    would: « oui » to a read-back of the move said (again if that « oui » was heard with doubt),
+    « non » to a read-back of another, the move again (the other voice) when it was not
+    understood; a move heard as another and played is the game's new state. Without `hear`,
+    the phrases are typed (the plan a perfect recogniser would need)."""
+    import contextlib
+    import io
+    import tempfile
+
+    from companion.cli.runner import load_game, make_session, table_options
+    from companion.core import Rng
+    from companion.narration import Msg, catalog
+
+    options = dict(options or {})
+    entry = find(game_name)
+    opts = table_options(entry, dict(options), 1, lang)
+    game, ui, bot_kinds = load_game(entry, opts, lang)
+    kind = next(iter(bot_kinds))
+    names = [HUMAN[lang]] + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(bots)]
+    args = argparse.Namespace(verbosity=None, log=None, log_private=False)
+    with contextlib.redirect_stdout(io.StringIO()):
+        session = make_session(entry, game, ui, bot_kinds, names, [None] + [kind] * bots, seed, {}, None, None, args, lang)
+        session.start()
+    match = session.match
+    chooser = bot_kinds[kind](game, 0, Rng(seed).fork(999)) if bot else None
+    out = Plan(game_name, lang, seed, bots, options)
+    yes, no = word("yes", lang), word("no", lang)
+    tmp = Path(tempfile.mkdtemp(prefix="whole-game-"))
+    ear = Ear(lang, session, tmp) if hear else None
+
+    def say(text: str, command: str) -> Any:
+        """Says `text` (meaning `command`); the line the table took, or None when nothing was heard."""
+        out.said.append((text, command))
+        with contextlib.redirect_stdout(io.StringIO()):
+            if ear is None:
+                session.handle(text, 0)
+                return None
+            line = ear.say(text, len(out.said) - 1)
+            out.heard.append(line)
+            return line
+
+    def confirm(command: str) -> None:
+        for _ in range(3):  # a read-back waits for a sure « oui »
+            if not session.pending or match.over:
+                return
+            say(yes, "yes")
+
+    for _ in range(max_turns):
+        if match.over:
+            break
+        assert match.current == 0, match.current
+        sayable = ui.phrases(match, 0, lang)
+        listed = {c: p for p, c in reversed(sayable.concrete) if c.startswith("action:")}  # the first phrase of each
+        said = [c for c in (action_command(game, a) for a in match.legal(0)) if c in listed]
+        if plays and any('"play"' in c for c in said):
+            said = [c for c in said if '"play"' in c]
+        want = min(said, key=lambda c: len(listed[c].split()))
+        if chooser is not None:
+            choice = action_command(game, chooser.choose(match.state))
+            want = choice if choice in listed else want
+        before = len(match.history)
+        for _try in range(4):
+            line = say(listed[want], want)
+            if session.pending and (ear is None or (line is not None and line.text == listed[want])):
+                confirm(want)  # the read-back of the move said, or the game's own question
+            elif session.pending:
+                say(no, "no")  # another move read back: not that one
+            if len(match.history) > before or match.over:
+                break
+        assert len(match.history) > before, ("the move was never taken", listed[want], out.said[-6:],
+                                             [h and (h.heard, round(h.confidence, 3)) for h in out.heard[-6:]])
+        out.moves += 1
+    out.over = match.over
+    for _ in range(3):  # then leave: « quitte », the quit question, a sure « oui »
+        if not session.running:
+            break
+        say(word("quit", lang), "quit")
+        confirm("quit")
+    # the table of `companion play` keeps a save, so it asks before quitting (in-process there
+    # is none, and a sure « quit » quits): « oui », and once more where the first was doubted
+    out.said += [(yes, "yes"), (yes, "yes")]
+    return out
+
+
+class Ear:
+    """The recogniser `companion play --voice-input` uses, one utterance at a time, on the
+    grammar its table would build for the state now (`sayable_now`, with the table's
+    speakers), each line fed to the session as the table loop takes it."""
+
+    def __init__(self, lang: str, session: Any, tmp: Path) -> None:
+        from companion.inputs.voice.recognizer import open_recognizer
+        from companion.inputs.voice.table import table_speakers
+
+        self.lang, self.session, self.tmp = lang, session, tmp
+        self.recognizer = open_recognizer(lang, None)
+        self.speakers = table_speakers(session.seats, set())
+        self.pcm: list[np.ndarray] = []
+
+    def say(self, text: str, i: int) -> Any:
+        from companion.inputs.voice import synth
+        from companion.inputs.voice.listener import Listener
+        from companion.inputs.voice.sayable import sayable_now
+        from companion.inputs.voice.sources import WavSource, write_wav
+        from companion.session.inbox import Inbox
+
+        voices = VOICES[self.lang]
+        pcm = synth.utterance(text, voices[i % len(voices)], 160, seed=i)
+        self.pcm.append(pcm)
+        wav = self.tmp / f"{i}.wav"
+        write_wav(wav, pcm)
+        s = self.session
+        who = s.match.current if s.match.current is not None else 0
+        phrases = sayable_now(s.ui, s.match, who, self.lang).with_speakers(self.speakers)
+        inbox = Inbox()
+        Listener(WavSource([wav]), self.recognizer, inbox, lambda: phrases, seat=None).start().join(60)
+        line = inbox.get(0)
+        if line is not None:
+            s.loop.feed(line)
+        return line
+
+
+def recording(p: Plan, path: Path, gap: float = 0.8) -> None:
+    """The plan's phrases spoken by the held-out voices in turn, joined by `gap` of quiet room."""
+    from companion.inputs.voice import synth
+    from companion.inputs.voice.sources import write_wav
+
+    voices = VOICES[p.lang]
+    synth.prefetch([(text, voices[i % len(voices)], 160) for i, (text, _c) in enumerate(p.said)])
+    parts = []
+    for i, (text, _c) in enumerate(p.said):
+        parts += [synth.utterance(text, voices[i % len(voices)], 160, seed=i), synth.silence(gap, seed=1000 + i)]
+    write_wav(path, np.concatenate(parts))
+
+
+@dataclass
+class Run:
+    out: str
+    inputs: list[dict[str, Any]]
+    returncode: int | None
+    seconds: float
+    ended: bool  # the log has the game's end
+
+    @property
+    def voice(self) -> list[dict[str, Any]]:
+        return [i for i in self.inputs if i.get("source") == "voice"]
+
+
+def play(p: Plan, wav: Path, tmp: Path, realtime: bool = False, timeout: float = 240) -> Run:
+    """`companion play` with the recording as its only input: standard input stays open and
+    says nothing (no keyboard line) until the game ends."""
+    import time
+
+    log = tmp / "log.jsonl"
+    log.unlink(missing_ok=True)
+    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp / "data")}
+    cmd = [sys.executable, "-m", "companion.cli", "play", p.game, "--players", HUMAN[p.lang], "--bots", str(p.bots),
+           "--lang", p.lang, "--speech", "text", "--voice-input", str(wav), "--seed", str(p.seed), "--log", str(log)]
+    for k, v in p.options.items():
+        cmd += ["-o", f"{k}={v}"]
+    if realtime:
+        cmd.append("--voice-realtime")
+    printed = tmp / "out.txt"
+    t0 = time.monotonic()
+    with printed.open("w") as fh:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=fh, stderr=subprocess.STDOUT, env=env)
+        try:
+            ended = None  # the game ended: the quit question's answer is given a little while
+            while proc.poll() is None and time.monotonic() - t0 < timeout:
+                if ended is None and log.exists() and '"type": "game_ended"' in log.read_text():
+                    ended = time.monotonic()
+                if ended is not None and time.monotonic() - ended > 30:
+                    break
+                time.sleep(0.2)
+        finally:
+            proc.kill()
+            proc.wait()
+            assert proc.stdin is not None
+            proc.stdin.close()
+    seconds = time.monotonic() - t0
+    records = [json.loads(ln) for ln in log.read_text().splitlines()] if log.exists() else []
+    return Run(printed.read_text(), [r for r in records if r.get("type") == "input"], proc.returncode, seconds,
+               any(r.get("type") == "game_ended" for r in records))
+
+
+def fold(text: str) -> str:
+    """Words as the recogniser prints them: lower case, no accents, digits and letters apart."""
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFD", text.lower()).encode("ascii", "ignore").decode()
+    return " ".join(re.findall(r"[a-z']+|\d+", plain.replace("-", " ")))
+
+
+def tally(p: Plan, run: Run) -> dict[str, Any]:
+    """Utterances, read-backs and misheard lines (the command heard against the command said,
+    with the words heard: a « yes » answering a read-back is logged with the command it
+    confirms), the utterances in-process heard nothing of left out of the match."""
+    voice = run.voice
+    posted = [sc for sc, line in zip(p.said, p.heard + [True] * len(p.said), strict=False) if line is not None]
+    misheard = [(said, got.get("heard"), got.get("confidence"), got.get("outcome"))
+                for (said, command), got in zip(posted, voice, strict=False)
+                if got.get("command") != command and fold(got.get("heard") or "") != fold(said)]
+    return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice), "moves": p.moves,
+            "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm"),
+            "misheard": misheard, "ended": run.ended, "quit": run.returncode == 0,
+            "seconds": round(run.seconds, 1)}
