@@ -62,7 +62,7 @@ class Stamp:
             self.done.set()
 
     def interrupt(self) -> None:
-        pass
+        """Nothing to cut: only the time of the first word is kept."""
 
 
 def waits(n: int, seed: int) -> dict[str, list[float]]:

@@ -73,8 +73,9 @@ def test_resume_of_a_game_open_elsewhere_says_so_and_touches_nothing(tmp_path):
     threading.Thread(target=lambda: [lines.put(x) for x in first.stdout], daemon=True).start()
     try:
         # « Partie reprise … » is said once the first companion holds the game open (its lock)
-        while "Partie reprise" not in lines.get(timeout=WAIT):
-            pass
+        said = ""
+        while "Partie reprise" not in said:
+            said = lines.get(timeout=WAIT)  # the lines before it are the game's opening
         with pytest.raises(jr.JournalError):
             jr.Journal.append_to(path)
         before = path.read_bytes()

@@ -150,7 +150,7 @@ class Heard:
         self.result = Result(line, line, command, confidence)
 
     def set_phrases(self, phrases):
-        pass
+        """Its line is fixed: what is sayable does not change it."""
 
     def recognize(self, pcm):
         return self.result

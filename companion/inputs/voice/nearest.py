@@ -22,6 +22,7 @@ of the next one (`MARGIN`); anything else is talk, never a command.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -89,10 +90,9 @@ def normalise(text: str, lang: str) -> tuple[str, ...]:
     if any(fold_token(w) in NUMBER_WORDS for w in _TOKEN.findall(text)):
         from text_to_num import alpha2digit
 
-        try:
+        # text2num refuses some odd inputs: the words are then kept as they are
+        with contextlib.suppress(Exception):
             text = alpha2digit(text, lang if lang in ("fr", "en") else "en", threshold=0)
-        except Exception:  # noqa: BLE001 - text2num refuses some odd inputs: keep the words as they are
-            pass
     out: list[str] = []
     for w in _TOKEN.findall(text.replace(",", " ").replace(".", " ")):
         out.append(fold_token(w))
