@@ -1,7 +1,7 @@
 """Whole games by voice alone (issue 30), every game in French and in English: the seeded
 game's human moves planned in-process, said by held-out voices (English: flite; French: the
 espeak-ng variants fr-ch and fr+klatt), joined with 2 s of quiet room and played through
-`companion play GAME --players Human --bots N --seed 3 --voice-input FILE --voice-realtime`,
+`companion play GAME --players Human --bots N --seed 3 --voice-input FILE` (read as fast as possible),
 no keyboard line. Prints, per game and language, whether the game reached its end, the
 utterances, read-backs and misheard lines, and what is known to fail
 (`tests/voice/test_voice_whole_games.py` keeps the games that end in under a minute).

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core import Bot, Event, IllegalAction, Match, Undone, fold
@@ -290,10 +290,14 @@ class SessionCore:
         m = self.match
         key = (len(m.history), id(m.history[-1]) if m.history else None, m.current, self.lang,
                tuple((k, id(v)) for k, v in self.views.items()))
+        thinking = self.thinking is not None
         if key != self._hearable_key or self._hearable is None:
             self._hearable_key = key
             gen = self._hearable.generation + 1 if self._hearable is not None else 0
-            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen)
+            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen, thinking)
+        elif self._hearable.bot_thinking != thinking:
+            # the same sayable (the same generation: no grammar built again), a bot's search begun or done
+            self._hearable = replace(self._hearable, bot_thinking=thinking)
         elif not self._voice_taken:
             return
         self._voice_taken = False

@@ -214,6 +214,9 @@ class Hearable:
     seat: int | None
     lang: str
     generation: int
+    #: a bot is choosing its move: a recording read as fast as possible waits for it, so that
+    #: the next command is heard with the grammar of the human's turn, not the bot's
+    bot_thinking: bool = False
 
 
 def replica(match: Any) -> Any:

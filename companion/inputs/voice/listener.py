@@ -124,6 +124,12 @@ class Told:
                 self._cv.wait(0.1)  # wakes on `tell`; the timeout only notices a stop
             return self.latest if self.count > after else None
 
+    def wait_while(self, told: Callable[[Any], bool], stop: threading.Event) -> None:
+        """While what was told last is such that `told(latest)` (or until stopped)."""
+        with self._cv:
+            while self.latest is not None and told(self.latest) and not stop.is_set():
+                self._cv.wait(0.1)  # wakes on `tell`; the timeout only notices a stop
+
     def generation(self) -> int | None:
         with self._cv:
             return None if self.latest is None else self.latest.generation
@@ -343,9 +349,11 @@ class Listener:
             rec.finish()  # type: ignore[attr-defined]
 
     def _wait_turn(self) -> None:
-        """Until the line posted last is taken and answered, and the companion is silent."""
+        """Until the line posted last is taken and answered, no bot is choosing its move, and
+        the companion is silent."""
         if self._posted and self.told is not None:
             self.told.wait(self._acked, self._stop)  # the core told it took the line (and what is sayable now)
+        self._wait_for_bots()
         while not self._stop.is_set():
             if self._posted and not self.inbox.empty():
                 time.sleep(0.01)
@@ -359,6 +367,12 @@ class Listener:
                     time.sleep(0.01)
             else:
                 return
+
+    def _wait_for_bots(self) -> None:
+        """While the core says a bot is choosing (`Hearable.bot_thinking`), until it tells
+        again: the bot's move comes from the worker after the human's line was answered."""
+        if self.told is not None:
+            self.told.wait_while(lambda h: bool(getattr(h, "bot_thinking", False)), self._stop)
 
     def _handle(self, utt: Utterance) -> None:
         decided = time.monotonic()
