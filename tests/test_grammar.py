@@ -105,3 +105,18 @@ def test_2kissa10_readings_read_through_filler_too():
     assert g.read("qu'y a-t-il en C4 ?", CTX)[0].kind == "cell"
     assert g.read("combien de coups, stp", CTX)[0].kind == "moves"
     assert g.read("bonjour tout le monde", CTX) == []  # talk is no command
+
+
+def test_what_players_say_in_french_as_they_say_it_in_english():
+    # « mets-la en 1h1 » as "put it at 1h1" (Kaliko); « qu'est-ce qu'il y a en C4 », « que vaut
+    # C4 », « c'est quoi en C4 » as "what is in C4" (2kissa10): found playing by keyboard
+    from companion.games.kissa.phrases import GRAMMAR as KISSA
+
+    g = KALIKO()
+    for line in ("mets-la en 1h1", "pose-la en 1h1", "place-la en 1h1", "put it at 1h1"):
+        [r] = g.read(line, CTX)
+        assert (r.kind, r.get("cell")) == ("here", (1, -1)), line
+    k = KISSA()
+    for line in ("qu'est-ce qu'il y a en C4", "que vaut C4", "c'est quoi en C4", "qu'y a-t-il en C4", "what is in C4"):
+        [r] = k.read(line, CTX)
+        assert (r.kind, r.values) == ("cell", (("cell", 32),)), line
