@@ -110,8 +110,7 @@ def serve_rules() -> None:
     server = make_server(0, False, {"kikoi/fr/index.html": SiteFile(b"<p>" + b"x" * 20000 + b"</p>")})
     server.start()
     _protocol(f"PORT {server.server_address[1]}")
-    for _command in sys.stdin:
-        pass
+    sys.stdin.read()  # serves until the parent closes our stdin
     server.shutdown()
 
 

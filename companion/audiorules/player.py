@@ -13,6 +13,7 @@ Input, output and the speaker are injectable (tests drive the player without a t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -68,14 +69,13 @@ class PositionStore:
                 raise ValueError("not a positions file")
             self._data = data
         except FileNotFoundError:
-            pass
+            self._data = {}  # no listener has stopped anywhere yet
         except (OSError, ValueError) as exc:
             # Keep the damaged file aside rather than overwrite it, and start afresh.
             self.problem = f"{self.path}: {exc}"
-            try:
+            # kept aside when it can be; when it cannot, the next save writes over it
+            with contextlib.suppress(OSError):
                 self.path.replace(self.path.with_suffix(".damaged.json"))
-            except OSError:
-                pass
 
     def get(self, listener: str, game: str, lang: str) -> tuple[str, int] | None:
         entry = self._data.get("listeners", {}).get(listener, {}).get(f"{game}/{lang}")

@@ -7,6 +7,7 @@ Decoders nobody here wrote: zxing-cpp (pip `zxing-cpp`) first, then `zbarimg -Sb
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import tempfile
@@ -60,12 +61,11 @@ def _header_size(path: Path) -> tuple[int, int]:
 
 def decoders() -> list[str]:
     out = []
-    try:
+    # without zxing-cpp, zbar alone: zxing-cpp only adds the partial-code guidance
+    with contextlib.suppress(ImportError):
         import zxingcpp  # noqa: F401
 
         out.append("zxing-cpp")
-    except ImportError:
-        pass
     if shutil.which("zbarimg"):
         out.append("zbarimg")
     return out

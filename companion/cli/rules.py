@@ -430,7 +430,7 @@ def serve_main(argv: list[str] | None = None, *, print_fn=print) -> int:
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        pass
+        print_fn("")  # Ctrl-C ends serving: the shell's prompt on a line of its own, no traceback
     finally:
         if announcing is not None:
             announcing.join(15)
