@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,7 @@ def main() -> int:
         avahi.terminate()
         avahi.wait(20)
         out["avahi_log"] = "".join(log)[-800:]
+        shutil.rmtree(tmp, ignore_errors=True)  # its config and the companion's own config folder
     print(json.dumps(out))
     return 0
 
