@@ -95,6 +95,22 @@ class Brltty:
         with socket.socket() as s:
             return s.connect_ex(("127.0.0.1", self.port)) == 0
 
+    def shows(self, cells: int) -> bool:
+        """brltty has taken a display of `cells` cells: BrlAPI no longer reports NoBraille.
+
+        A display says its size on the driver's socket, and brltty switches to it a moment
+        later: a seat opened before that finds no display (on a loaded machine, it did)."""
+        import brlapi
+
+        try:
+            conn = brlapi.Connection(self.host.encode(), f"keyfile:{self.key}".encode())
+        except (brlapi.ConnectionError, OSError):
+            return False
+        try:
+            return conn.driverName not in (b"NoBraille", "NoBraille") and int(conn.displaySize[0]) == cells
+        finally:
+            conn.closeConnection()
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             # brltty waiting for its display does not stop on SIGTERM: it is ours, killed by id
@@ -111,6 +127,7 @@ class Display:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(str(brltty.sock))
         self.sock.sendall(b"cells %d\n" % cells)
+        until(lambda: brltty.shows(cells), 20, f"brltty taking the {cells}-cell display")
         self.shown = b""
         self.frames = 0
         self._cv = threading.Condition()
