@@ -91,6 +91,15 @@ def test_unknown_input_says_so_and_helps_state_unchanged():
     assert s.match.state.pile == 7
 
 
+def test_a_pasted_page_is_not_read_back_whole_and_still_gets_the_nearest_commands():
+    s, lines = make()
+    s.start()
+    s.handle("take " + "x" * 20000)
+    assert lines[-2] == "[Marie] I did not understand “take " + "x" * 75 + "…”."
+    assert lines[-1].startswith("[Marie] You can say, for example: ")
+    assert s.match.state.pile == 7
+
+
 def test_illegal_move_refused_with_reason():
     s, lines = make(pile=2)
     s.start()

@@ -94,6 +94,8 @@ THINK_CUE_SECONDS = 0.4  # a bot still searching after this long: the « je réf
 THINK_EARCON = "thinking"  # a soft low double hum (companion.outputs.earcons)
 NOT_HEARD_EARCON = "error"  # a sound near a command, not understood: the earcon alone, no words
 NEAREST = 3  # the nearest sayable commands said after a typed line not understood
+ECHO_CHARS = 80  # the most of a line not understood said back to its player
+NEAREST_CHARS = 200  # more than any sayable phrase: the rest of a longer line cannot make it nearer one
 CONFIDENCE_THRESHOLD = 0.6
 # Shared words that change the game or the session: heard by voice below the threshold, they are
 # read back and wait for a sure « oui » (issue 24: « repeat » heard as « undo » at 0.04 took a
@@ -658,7 +660,8 @@ class SessionCore:
             self.tell("core.voice.not_understood", seat, Priority.IMPORTANT)
             self._suggest(nearest, seat)
             return
-        self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(line))
+        echo = line if len(line) <= ECHO_CHARS else line[:ECHO_CHARS].rstrip() + "…"  # a pasted page is not read back
+        self.tell("core.not_understood", seat, Priority.IMPORTANT, text=Raw(echo))
         if not fold(line):  # no word at all (« ? »): nothing is near it, the help is
             self.emit(self.ui.help(self.match, seat))
             return
@@ -669,6 +672,7 @@ class SessionCore:
         from rapidfuzz import fuzz, process, utils
 
         concrete = self.ui.phrases(self.match, seat, lang=self._lang(seat)).concrete
+        line = line[:NEAREST_CHARS]  # a pasted page is near nothing; compared whole it held the table for seconds
         found = process.extract(line, [p for p, _c in concrete], scorer=fuzz.WRatio, processor=utils.default_process,
                                 limit=None)
         best: dict[str | None, str] = {}  # one phrase per command (« fin », « quitte »: one)
