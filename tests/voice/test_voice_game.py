@@ -158,10 +158,12 @@ def test_play_options_start_a_listener_that_posts_voice_lines(tmp_path):
     inbox = Inbox()
     listeners = start_voice(args, session, inbox)
     session.start()  # the core tells the listener what is sayable (issue 24: never the live match)
-    line = inbox.get(30)  # taken as the table loop takes it: the recording then goes on
+    line = inbox.get(30)
+    assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
+    session.loop.feed(line)  # taken as the table loop takes it: the core tells the listener, which goes on
     for listener in listeners:
         listener.join(30)
-    assert isinstance(line, Line) and line.text == "status" and line.source == "voice"
+        assert listener._thread is not None and not listener._thread.is_alive()  # the recording's end, not the 30 s bound
     assert start_voice(p.parse_args([]), session, inbox) == []
     # what is sayable is made again only when a move was played or undone: the core tells a
     # new replica then (its next outputs), never for the same state
