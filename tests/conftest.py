@@ -8,11 +8,24 @@ bare `pytest` as for `python -m pytest`.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 # Issue 28: mDNS in tests stays on the loopback interface, never multicast on real ones.
 os.environ["COMPANION_MDNS_INTERFACES"] = "127.0.0.1"
+
+
+@pytest.fixture
+def short_path() -> Iterator[Path]:
+    """A fresh folder with a short path, for tests that put Unix sockets under it (their paths
+    are limited to 108 bytes; `tmp_path` is deep, deeper still under pytest-xdist's workers)."""
+    folder = Path(tempfile.mkdtemp(prefix="ct-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- page tests (tests/browser.py)

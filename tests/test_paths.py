@@ -71,8 +71,8 @@ def test_an_empty_variable_is_as_if_unset(tmp_path, monkeypatch):
     assert saves_dir() == tmp_path / ".local" / "share" / "companion" / "games"
 
 
-def test_the_sockets_folder_is_companion_in_the_runtime_folder(tmp_path, monkeypatch):
-    run = tmp_path / "run"
+def test_the_sockets_folder_is_companion_in_the_runtime_folder(short_path, monkeypatch):
+    run = short_path / "run"
     run.mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
     assert paths.runtime_dir() == run / "companion"
@@ -81,11 +81,11 @@ def test_the_sockets_folder_is_companion_in_the_runtime_folder(tmp_path, monkeyp
     assert stat.S_IMODE(os.lstat(folder).st_mode) == 0o700
 
 
-def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_the_cache(tmp_path, monkeypatch):
-    run = tmp_path / ("r" * 90)  # AF_UNIX paths are 108 bytes: terminal.runtime_folder's own check
+def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_the_cache(short_path, monkeypatch):
+    run = short_path / ("r" * 90)  # AF_UNIX paths are 108 bytes: terminal.runtime_folder's own check
     run.mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(short_path / "c"))
     folder = terminal.runtime_folder()
-    assert folder == tmp_path / "c" / "companion" / "run"
+    assert folder == short_path / "c" / "companion" / "run"
     assert stat.S_IMODE(os.lstat(folder).st_mode) == 0o700

@@ -57,7 +57,8 @@ print(json.dumps(out))
 
 
 @pytest.fixture
-def home(tmp_path):
+def home(short_path):
+    tmp_path = short_path  # speech-dispatcher's socket is under it: its path must fit in 108 bytes
     (tmp_path / ".asoundrc").write_text("pcm.!default { type null }\n")
     conf = tmp_path / ".config" / "speech-dispatcher"
     conf.mkdir(parents=True)
@@ -72,7 +73,6 @@ def home(tmp_path):
             os.kill(int(pidfile.read_text().split()[0]), signal.SIGTERM)
         except (ValueError, ProcessLookupError):
             pass
-
 
 @needs_server
 def test_speaks_stops_and_goes_through_the_priority_queue(home):
