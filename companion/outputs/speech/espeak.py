@@ -256,6 +256,34 @@ class EspeakNgEngine(SpeechEngine):
             return self.library.take(name).stream(text, name, rate, volume)
         return self._process_stream(text, lang, rate, voice, volume)
 
+    @property
+    def pushes_audio(self) -> bool:
+        """`speak_into` can be used: the library, synthesising in the caller's thread."""
+        return self.library is not None
+
+    def speak_into(
+        self,
+        text: str,
+        lang: str,
+        on_chunk: Callable[[np.ndarray, int], bool],
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        hold_gil: bool = True,
+    ) -> None:
+        """Synthesise `text` in this thread, handing each chunk to `on_chunk(samples, rate)`
+        as it is made (False from it: stop there). The player's path: no thread hand-off
+        between the synthesis and the output (see `espeak_lib`). `hold_gil=False`: Python's
+        lock is let go while in the library (another thread plays meanwhile)."""
+        if self.library is None:
+            raise SpeechError("espeak-ng runs as a program here: use stream()")
+        if not text.strip():
+            return
+        name = voice or DEFAULT_VOICES.get(lang, lang)
+        lib = self.library.take(name)
+        sr = lib.sample_rate
+        lib.speak_into(text, name, rate, lambda samples: on_chunk(samples, sr), hold_gil=hold_gil)
+
     def synth(
         self,
         text: str,
