@@ -141,6 +141,9 @@ class ProbeSink(Sink):
         if delay > 0:
             time.sleep(delay)
 
+    def ready(self, frames: int, sr: int) -> bool:  # the device holds nothing not yet heard
+        return self._clock <= time.perf_counter()
+
     def discard(self) -> None:
         self.discards.append(time.perf_counter())
         self._clock = time.perf_counter()
@@ -378,6 +381,27 @@ def report(rows: list[dict[str, Any]], engine: str) -> None:
               f"{percentile(first, 95):>8.2f} {max(first):>8.2f}   {len(cut):>4} {cut_s}")
 
 
+def gaps(rows: list[dict[str, Any]], engine: str) -> str:
+    """Silences inside what was played: a block heard later than the end of the one before
+    (the player late for the output: on a loaded machine), from the first block to the cut."""
+    n = late = 0
+    total = worst = 0.0
+    for r in rows:
+        if r["engine"] != engine:
+            continue
+        blocks = r["blocks"]
+        for (_r0, s0, n0, sr0), (_r1, s1, _n1, _sr1) in zip(blocks, blocks[1:], strict=False):
+            n += 1
+            gap = s1 - (s0 + n0 / sr0)
+            if gap > 0.0005:
+                late += 1
+                total += gap
+                worst = max(worst, gap)
+    per = total * 1000 / max(1, len([r for r in rows if r["engine"] == engine]))
+    return (f"{engine}: {late} of {n} blocks came late (> 0.5 ms) to the output, {per:.1f} ms of silence "
+            f"a sentence on average, {worst * 1000:.1f} ms at most")
+
+
 def report_limit(rows: list[dict[str, Any]], engine: str) -> None:
     """The limit and the companion side by side, on the sentences where both were heard."""
     print(f"\n{'first audible (ms)':<18} {'kind':<8} {'n':>4}   {'limit (C)':>26}   {'companion':>26}"
@@ -467,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
         print(header)
         for name in dict.fromkeys(r["engine"] for r in rows):
             report(rows, name)
+        for name in dict.fromkeys(r["engine"] for r in rows):
+            print(gaps([dict(r, blocks=[tuple(b) for b in r["blocks"]]) for r in rows], name))
         for name in dict.fromkeys(r["engine"] for r in rows if r.get("limit_ms") is not None):
             report_limit(rows, name)
         return 0
@@ -506,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
         stop_busy(busy)
         if limit is not None:
             limit.close()
+    for name, res in results.items():
+        print(gaps(res, name))
     if "espeak-ng" in results and limit is not None:
         report_limit(results["espeak-ng"], "espeak-ng")
     if hasattr(os, "getloadavg"):

@@ -82,7 +82,9 @@ class _SaidHere:
     0.2 ms. So when nothing is playing, the asking thread, which is running already,
     synthesises the sentence (a few milliseconds: espeak-ng is some 500 times faster than
     speech), hands the first FIRST_BLOCK_MS of sound to the output itself, as one block, and
-    the rest here; the player, woken meanwhile, writes the rest in BLOCK_MS blocks. `fallback`: nothing was said (a voice the engine refuses): the player says it
+    the rest here; the player, woken meanwhile, writes the rest in BLOCK_MS blocks. (An
+    output that could make it wait, a device with no room, gets the first block from the
+    player too: the asking thread never waits for a device.) `fallback`: nothing was said (a voice the engine refuses): the player says it
     the usual way."""
 
     TIMEOUT = 10.0
@@ -223,7 +225,10 @@ class Player:
                 self.sink.begin(item)
                 _, _, volume = self.settings(item.lang)
                 head, rest = piece[: piece_sr * FIRST_BLOCK_MS // 1000], piece[piece_sr * FIRST_BLOCK_MS // 1000 :]
-                self._to_sink(head * volume if volume != 1.0 else head, piece_sr)
+                if self.sink.ready(len(head), piece_sr):  # never waits here for a device
+                    self._to_sink(head * volume if volume != 1.0 else head, piece_sr)
+                else:
+                    here.put(head, piece_sr)
                 if len(rest):
                     here.put(rest, piece_sr)
                 self._hand(here)
