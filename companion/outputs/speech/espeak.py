@@ -187,6 +187,7 @@ class EspeakNgEngine(SpeechEngine):
                 self.name, "the espeak-ng program is not installed (apt-get install espeak-ng)"
             )
         self.backend = "library" if self.library is not None else "process"
+        self.pushes_audio = self.library is not None  # `speak_into`: the library, in the caller's thread
         atexit.register(self.close)
 
     def _take_spare(self, argv: list[str]) -> subprocess.Popen[bytes] | None:
@@ -255,11 +256,6 @@ class EspeakNgEngine(SpeechEngine):
             name = voice or DEFAULT_VOICES.get(lang, lang)
             return self.library.take(name).stream(text, name, rate, volume)
         return self._process_stream(text, lang, rate, voice, volume)
-
-    @property
-    def pushes_audio(self) -> bool:
-        """`speak_into` can be used: the library, synthesising in the caller's thread."""
-        return self.library is not None
 
     def speak_into(
         self,
