@@ -42,6 +42,7 @@ HERE_MAX_CHARS = 240
 # waited up to 13 ms for a processor, rarely more), short enough that a cut in the first
 # milliseconds of a sentence leaves at most this much on an output that cannot drop it.
 FIRST_BLOCK_MS = 16
+FIRST_BLOCK_MIN_MS = 8  # a shorter first piece (the onset at a chunk's end) waits for one more
 
 
 class SinkFailed(Exception):
@@ -208,34 +209,49 @@ class Player:
     def _say_here(self, here: _SaidHere) -> None:
         """In the asking thread: synthesise `here.item`, the first audible chunk straight to
         the sink (nothing else writes to it: nothing is playing), the rest to the player."""
+        import numpy as np
+
         item = here.item
         rate, voice, _volume = self.settings(item.lang)
         trimmer = Trimmer()
         started = False
+        first: list[np.ndarray] = []  # the first piece, while shorter than FIRST_BLOCK_MIN_MS
+        first_sr = [0]
+
+        def begin(sr: int) -> None:
+            nonlocal started
+            started = True
+            piece = first[0] if len(first) == 1 else np.concatenate(first)
+            first.clear()
+            cut = sr * FIRST_BLOCK_MS // 1000
+            head, rest = piece[:cut], piece[cut:]
+            self.sink.begin(item)
+            _, _, volume = self.settings(item.lang)
+            if self.sink.ready(len(head), sr):  # never waits here for a device
+                self._to_sink(head * volume if volume != 1.0 else head, sr)
+            else:
+                here.put(head, sr)
+            if len(rest):
+                here.put(rest, sr)
+            self._hand(here)
 
         def on_chunk(chunk: np.ndarray, sr: int) -> bool:
-            nonlocal started
             if item.cut or here.closed:
                 return False
             for piece, piece_sr in trimmer.push(chunk, sr):
                 if started:
                     here.put(piece, piece_sr)
                     continue
-                started = True
-                self.sink.begin(item)
-                _, _, volume = self.settings(item.lang)
-                head, rest = piece[: piece_sr * FIRST_BLOCK_MS // 1000], piece[piece_sr * FIRST_BLOCK_MS // 1000 :]
-                if self.sink.ready(len(head), piece_sr):  # never waits here for a device
-                    self._to_sink(head * volume if volume != 1.0 else head, piece_sr)
-                else:
-                    here.put(head, piece_sr)
-                if len(rest):
-                    here.put(rest, piece_sr)
-                self._hand(here)
+                first.append(piece)
+                first_sr[0] = piece_sr
+                if sum(len(p) for p in first) >= piece_sr * FIRST_BLOCK_MIN_MS // 1000:
+                    begin(piece_sr)
             return True
 
         try:
             self.engine.speak_into(item.text, item.lang, on_chunk, rate=rate, voice=voice, hold_gil=False)
+            if first and not item.cut:  # a sentence shorter than FIRST_BLOCK_MIN_MS
+                begin(first_sr[0])
         except Exception as exc:  # noqa: BLE001 - the player handles it, in its thread
             here.end(exc if started else None, fallback=not started)
         except BaseException:  # KeyboardInterrupt in the asking thread: the player stops it too
