@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from companion.narration import Priority
-from companion.outputs.speech.trim import Trimmed
+from companion.outputs.speech.trim import Trimmed, Trimmer
 from companion.outputs.worker import raise_priority
 
 from .policy import Decision, Item, SpeechQueue
@@ -33,6 +34,15 @@ if TYPE_CHECKING:  # pragma: no cover
 BLOCK_MS = 4
 
 Settings = Callable[[str], tuple[int, str | None, float]]  # lang -> (rate, voice, volume)
+
+# Said from the asking thread when nothing is playing (issue 26): texts up to this long
+# (about 15 s of speech, synthesised in 10-30 ms); longer ones go through the player only.
+HERE_MAX_CHARS = 240
+# ... and its first block is this long: time for the woken player to write the next one (it
+# waited up to 13 ms for a processor, rarely more), short enough that a cut in the first
+# milliseconds of a sentence leaves at most this much on an output that cannot drop it.
+FIRST_BLOCK_MS = 16
+FIRST_BLOCK_MIN_MS = 8  # a shorter first piece (the onset at a chunk's end) waits for one more
 
 
 class SinkFailed(Exception):
@@ -65,6 +75,64 @@ class _Prepended:
             close()
 
 
+class _SaidHere:
+    """An item whose synthesis runs in the thread that asked for it (`Player.submit`).
+
+    On a loaded machine a thread that is woken waits for a processor: 3 to 13 ms beside two
+    busy processes (measured, issue 26), where libespeak-ng gives its first 20 ms of sound in
+    0.2 ms. So when nothing is playing, the asking thread, which is running already,
+    synthesises the sentence (a few milliseconds: espeak-ng is some 500 times faster than
+    speech), hands the first FIRST_BLOCK_MS of sound to the output itself, as one block, and
+    the rest here; the player, woken meanwhile, writes the rest in BLOCK_MS blocks. (An
+    output that could make it wait, a device with no room, gets the first block from the
+    player too: the asking thread never waits for a device.) `fallback`: nothing was said (a voice the engine refuses): the player says it
+    the usual way."""
+
+    TIMEOUT = 10.0
+
+    def __init__(self, item: Item) -> None:
+        self.item = item
+        self.closed = False  # the player is done with it: synthesis stops at its next chunk
+        self.fallback = False
+        self.handed = False  # the player has it (Player._hand)
+        self._cond = threading.Condition()
+        self._chunks: deque[tuple[Any, int]] = deque()
+        self._over = False
+        self._error: BaseException | None = None
+
+    # the asking thread
+    def put(self, chunk: Any, sr: int) -> None:
+        with self._cond:
+            self._chunks.append((chunk, sr))
+            self._cond.notify_all()
+
+    def end(self, error: BaseException | None = None, fallback: bool = False) -> None:
+        with self._cond:
+            self._over, self._error, self.fallback = True, error, fallback
+            self._cond.notify_all()
+
+    # the player
+    def __iter__(self) -> _SaidHere:
+        return self
+
+    def __next__(self) -> tuple[Any, int]:
+        from companion.outputs.speech.base import SpeechError
+
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._chunks or self._over, timeout=self.TIMEOUT):
+                raise SpeechError(f"the synthesis gave nothing for {self.TIMEOUT:.0f} s")
+            if self._chunks:
+                return self._chunks.popleft()
+            if self._error is not None:
+                raise self._error
+            raise StopIteration
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._chunks.clear()
+
+
 class Player:
     """One thread feeding one sink from a `SpeechQueue` (see there for the priorities).
 
@@ -91,6 +159,7 @@ class Player:
         self._published = False  # what the listeners were last told
         self._told = False  # the same, once they have all been called
         self._publish_lock = threading.RLock()
+        self._here: _SaidHere | None = None  # an item begun by the asking thread, for the player
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name=f"player-{sink.kind}", daemon=True)
         self._thread.start()
@@ -109,9 +178,89 @@ class Player:
             if isinstance(self.sink, RecordingSink):
                 self.sink.record(item)
             self._apply(self.queue.submit(item))
-            self._cond.notify_all()
+            here = self._say_here_or_not(item)
+        if here is not None:  # the player is woken once the first block is out (`_hand`)
+            self._say_here(here)
+        # The player is woken by `_publish`'s notify, the last thing done here (issue 26):
+        # woken earlier, it waited for this lock and for Python's while the listeners ran.
         self._publish()
         return item
+
+    def _say_here_or_not(self, item: Item) -> _SaidHere | None:
+        """(Under self._cond) When nothing is playing or waiting, a plain sentence is begun
+        by the asking thread (`_SaidHere`); None: the player says it."""
+        q = self.queue
+        if not (self.engine.pushes_audio and item.earcon is None and item.segments is None
+                and item.text.strip() and len(item.text) <= HERE_MAX_CHARS
+                and q.current is None and q.pending == (item,) and self._here is None and not q.closed):
+            return None
+        q.start_next()
+        self._here = _SaidHere(item)
+        return self._here
+
+    def _hand(self, here: _SaidHere) -> None:
+        """The player takes over `here` (it was left asleep until now: woken, it would have
+        competed with this thread for a processor and for Python's lock)."""
+        with self._cond:
+            if not here.handed:
+                here.handed = True
+                self._cond.notify_all()
+
+    def _say_here(self, here: _SaidHere) -> None:
+        """In the asking thread: synthesise `here.item`, the first audible chunk straight to
+        the sink (nothing else writes to it: nothing is playing), the rest to the player."""
+        import numpy as np
+
+        item = here.item
+        rate, voice, _volume = self.settings(item.lang)
+        trimmer = Trimmer()
+        started = False
+        first: list[np.ndarray] = []  # the first piece, while shorter than FIRST_BLOCK_MIN_MS
+        first_sr = [0]
+
+        def begin(sr: int) -> None:
+            nonlocal started
+            started = True
+            piece = first[0] if len(first) == 1 else np.concatenate(first)
+            first.clear()
+            cut = sr * FIRST_BLOCK_MS // 1000
+            head, rest = piece[:cut], piece[cut:]
+            self.sink.begin(item)
+            _, _, volume = self.settings(item.lang)
+            if self.sink.ready(len(head), sr):  # never waits here for a device
+                self._to_sink(head * volume if volume != 1.0 else head, sr)
+            else:
+                here.put(head, sr)
+            if len(rest):
+                here.put(rest, sr)
+            self._hand(here)
+
+        def on_chunk(chunk: np.ndarray, sr: int) -> bool:
+            if item.cut or here.closed:
+                return False
+            for piece, piece_sr in trimmer.push(chunk, sr):
+                if started:
+                    here.put(piece, piece_sr)
+                    continue
+                first.append(piece)
+                first_sr[0] = piece_sr
+                if sum(len(p) for p in first) >= piece_sr * FIRST_BLOCK_MIN_MS // 1000:
+                    begin(piece_sr)
+            return True
+
+        try:
+            self.engine.speak_into(item.text, item.lang, on_chunk, rate=rate, voice=voice, hold_gil=False)
+            if first and not item.cut:  # a sentence shorter than FIRST_BLOCK_MIN_MS
+                begin(first_sr[0])
+        except Exception as exc:  # noqa: BLE001 - the player handles it, in its thread
+            here.end(exc if started else None, fallback=not started)
+        except BaseException:  # KeyboardInterrupt in the asking thread: the player stops it too
+            here.end()
+            raise
+        else:
+            here.end()
+        finally:
+            self._hand(here)  # cut, refused or silent before any sound: the player ends it
 
     def interrupt(self) -> None:
         """New input: cut TEXT and NOTIFICATION, the one being said and those queued."""
@@ -194,13 +343,23 @@ class Player:
         raise_priority()  # a sound thread: ahead of the rest when the system allows it
         while True:
             with self._cond:
-                while not self.queue.pending and not self.queue.closed:
+                while True:  # an item begun by the asking thread is taken once handed over
+                    here = self._here
+                    if here is not None:
+                        if here.handed:
+                            break
+                    elif self.queue.pending or self.queue.closed:
+                        break
                     self._cond.wait()
-                item = self.queue.start_next()
+                self._here = None
+                item = here.item if here is not None else self.queue.start_next()
                 if item is None:  # closed, nothing left
                     return
             try:
-                self._play(item)
+                if here is not None:
+                    self._play_here(item, here)
+                else:
+                    self._play(item)
             except SinkFailed as exc:
                 self.errors.append(f"output: {exc.cause}")
                 self._replace_sink(exc.cause)
@@ -212,6 +371,19 @@ class Player:
                     self._finish(item)
                     self._cond.notify_all()
                 self._publish()
+
+    def _play_here(self, item: Item, here: _SaidHere) -> None:
+        """The rest of an item begun by the asking thread (its first chunk is out)."""
+        try:
+            for chunk, sr in here:
+                if not self._write(item, chunk, sr):
+                    break
+        finally:
+            here.close()
+            if item.cut and not here.fallback:
+                self.sink.discard()
+        if here.fallback and not item.cut:
+            self._play(item)
 
     def _replace_sink(self, exc: BaseException) -> None:
         old = self.sink
@@ -291,7 +463,7 @@ class Player:
                 except KeyError:
                     samples, sr = None, 0
                 first_text = segments[0][1] if segments and segments[0][0] == "text" else ""
-                if self.engine.produces_audio and str(first_text).strip():
+                if self.engine.produces_audio and not self.engine.pushes_audio and str(first_text).strip():
                     early = self._stream(str(first_text), item.lang, rate, voice)
                     streams.append(early)
                 if samples is not None and not self._write(item, samples, sr):
@@ -316,6 +488,10 @@ class Player:
                 if not self.engine.produces_audio:
                     self._speak_by_engine(item, text, say_rate, voice)
                     continue
+                if self.engine.pushes_audio:
+                    if not self._push(item, text, item.lang, say_rate, voice):
+                        break
+                    continue
                 stream = self._open(text, item.lang, say_rate, voice, early if say_rate == rate else None)
                 early = None
                 streams.append(stream)
@@ -329,6 +505,29 @@ class Player:
                 close = getattr(st, "close", None)
                 if close is not None:
                     close()
+
+    def _push(self, item: Item, text: str, lang: str, rate: int, voice: str | None) -> bool:
+        """The engine synthesises in this thread and its chunks are written as they come
+        (issue 26: no hand-off between synthesis and output). False: the item was cut. A
+        voice the engine refuses falls back to the language's default, as in `_open`."""
+        from companion.outputs.speech.base import SpeechError
+
+        def into(trimmer: Trimmer) -> Callable[[np.ndarray, int], bool]:
+            def on_chunk(chunk: np.ndarray, sr: int) -> bool:
+                for piece, piece_sr in trimmer.push(chunk, sr):
+                    if not self._write(item, piece, piece_sr):
+                        return False
+                return not item.cut
+            return on_chunk
+
+        try:
+            self.engine.speak_into(text, lang, into(Trimmer()), rate=rate, voice=voice)
+        except SpeechError:
+            if voice is None or item.cut:
+                raise
+            self.errors.append(f"voice {voice!r} refused; default voice used")
+            self.engine.speak_into(text, lang, into(Trimmer()), rate=rate, voice=None)
+        return not item.cut
 
     def _speak_by_engine(self, item: Item, text: str, rate: int, voice: str | None) -> None:
         """Engines that play by themselves: wait for their "done", for at most about twice

@@ -78,6 +78,10 @@ class Pacer:
     def wake(self) -> None:
         self._woken.set()
 
+    def idle(self) -> bool:
+        """Everything handed has started to be heard: a block handed now is not waited for."""
+        return self._clock <= time.perf_counter()
+
     def rearm(self) -> None:
         """A new item: waits wait again (a wake for the last item is forgotten)."""
         self._woken.clear()
@@ -104,6 +108,11 @@ class Sink(ABC):
     def discard(self) -> None:  # noqa: B027 - optional hook
         """Drop audio written but not yet heard (an item was cut)."""
 
+    def ready(self, frames: int, sr: int) -> bool:
+        """A write of `frames` now would return at once (then the thread asking to speak
+        may write a sentence's first block itself, issue 26); False when unsure."""
+        return False
+
     def wake(self) -> None:  # noqa: B027 - optional hook
         """From any thread: the item playing was cut; a write waiting for the device may
         return now (the player then discards). Must not block."""
@@ -122,6 +131,9 @@ class NullSink(Sink):
 
     def write(self, block: np.ndarray, sr: int) -> None:
         """Nothing is heard: the block is dropped."""
+
+    def ready(self, frames: int, sr: int) -> bool:
+        return True
 
 
 class FileSink(Sink):
@@ -182,6 +194,9 @@ class FileSink(Sink):
 
     def wake(self) -> None:
         self._pacer.wake()
+
+    def ready(self, frames: int, sr: int) -> bool:
+        return not self.realtime or self._pacer.idle()
 
     def begin(self, item: Item) -> None:
         self._pacer.rearm()
@@ -279,6 +294,9 @@ class RecordingSink(Sink):
 
     def wake(self) -> None:
         self._pacer.wake()
+
+    def ready(self, frames: int, sr: int) -> bool:
+        return not self.realtime or self._pacer.idle()
 
     def end(self, item: Item) -> None:
         rec = self.record(item)
@@ -388,6 +406,18 @@ class DeviceSink(Sink):
                 self._writing_since = None
         if self.stalled:
             raise AudioUnavailable(f"{self.device_name} stopped responding")
+
+    def ready(self, frames: int, sr: int) -> bool:
+        """PortAudio has room for the block now (a stalled sound server has none)."""
+        if self.stalled or not self._lock.acquire(blocking=False):
+            return False
+        try:
+            need = int(round(frames * self.sample_rate / sr))
+            return int(self._stream.write_available) >= need
+        except Exception:  # noqa: BLE001 - PortAudioError: the player's write will tell
+            return False
+        finally:
+            self._lock.release()
 
     def discard(self) -> None:
         with self._lock:

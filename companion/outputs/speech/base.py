@@ -60,6 +60,7 @@ class SpeechEngine:
 
     name: str = ""
     produces_audio: bool = True
+    pushes_audio: bool = False  # `speak_into` synthesises in the caller's thread (libespeak-ng)
 
     def synth(
         self,
@@ -95,6 +96,20 @@ class SpeechEngine:
     ) -> Iterator[tuple[np.ndarray, int]]:
         """Chunks of the utterance as they are made. Closing the iterator stops synthesis."""
         raise SpeechError(f"{self.name} does not produce audio: it speaks by itself (speak)")
+
+    def speak_into(
+        self,
+        text: str,
+        lang: str,
+        on_chunk: Callable[[np.ndarray, int], bool],
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        hold_gil: bool = True,
+    ) -> None:
+        """Synthesise in the calling thread, handing each chunk to `on_chunk(samples, rate)`
+        as it is made; False from it stops the synthesis (engines with pushes_audio True)."""
+        raise SpeechError(f"{self.name} does not synthesise in the caller's thread: use stream()")
 
     def speak(
         self,

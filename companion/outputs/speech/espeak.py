@@ -187,6 +187,7 @@ class EspeakNgEngine(SpeechEngine):
                 self.name, "the espeak-ng program is not installed (apt-get install espeak-ng)"
             )
         self.backend = "library" if self.library is not None else "process"
+        self.pushes_audio = self.library is not None  # `speak_into`: the library, in the caller's thread
         atexit.register(self.close)
 
     def _take_spare(self, argv: list[str]) -> subprocess.Popen[bytes] | None:
@@ -255,6 +256,29 @@ class EspeakNgEngine(SpeechEngine):
             name = voice or DEFAULT_VOICES.get(lang, lang)
             return self.library.take(name).stream(text, name, rate, volume)
         return self._process_stream(text, lang, rate, voice, volume)
+
+    def speak_into(
+        self,
+        text: str,
+        lang: str,
+        on_chunk: Callable[[np.ndarray, int], bool],
+        *,
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+        hold_gil: bool = True,
+    ) -> None:
+        """Synthesise `text` in this thread, handing each chunk to `on_chunk(samples, rate)`
+        as it is made (False from it: stop there). The player's path: no thread hand-off
+        between the synthesis and the output (see `espeak_lib`). `hold_gil=False`: Python's
+        lock is let go while in the library (another thread plays meanwhile)."""
+        if self.library is None:
+            raise SpeechError("espeak-ng runs as a program here: use stream()")
+        if not text.strip():
+            return
+        name = voice or DEFAULT_VOICES.get(lang, lang)
+        lib = self.library.take(name)
+        sr = lib.sample_rate
+        lib.speak_into(text, name, rate, lambda samples: on_chunk(samples, sr), hold_gil=hold_gil)
 
     def synth(
         self,

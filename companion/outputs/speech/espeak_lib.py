@@ -11,6 +11,15 @@ lock) from the player while the first sound goes out: it stays AHEAD_S ahead of 
 player has read, then waits. So a library is busy for as long as its sentence is being
 said, and the engine keeps one per voice speaking at once (`LibraryPool`). Closing a
 stream makes the callback abort the synthesis at once.
+
+`speak_into` is the player's path (issue 26): the synthesis runs in the caller's own thread
+and each chunk is handed to the caller's function from the library's callback, which plays
+it. From `say()` to the first sample there is then one thread hand-off (to the player)
+instead of three (player, synthesis thread, player again): on a loaded machine each of
+them waited up to a scheduler slice (3-13 ms measured beside two busy processes), and each
+woken thread then waited again for Python's lock. The call keeps Python's lock while in the
+library (`PYFUNCTYPE`), so the callback does not have to take it back for every chunk.
+Calls into one library are made one at a time (`_lock`), from whichever thread.
 """
 
 from __future__ import annotations
@@ -140,6 +149,10 @@ class EspeakLibrary:
         self._job: LibStream | None = None  # the one being synthesised (worker thread)
         self._last: LibStream | None = None  # the last one asked for
         self._lib: Any = None
+        self._lock = threading.Lock()  # one synthesis at a time in this library
+        self._push: Any = None  # speak_into's function, while it runs
+        self._push_error: BaseException | None = None
+        self.claimed = False  # taken from the pool, its synthesis not begun yet
         try:
             self.sample_rate = self._worker.call(self._load, timeout=10.0)
         except WorkerTimeout:
@@ -172,12 +185,23 @@ class EspeakLibrary:
             raise UnavailableEngine("espeak-ng", "libespeak-ng found no voice data (espeak-ng-data)")
         self._callback = _CALLBACK(self._on_audio)  # kept: the library calls it
         lib.espeak_SetSynthCallback(self._callback)
+        # the same function, called without letting Python's lock go (speak_into)
+        self._synth_held = ctypes.PYFUNCTYPE(ctypes.c_int, *lib.espeak_Synth.argtypes)(("espeak_Synth", lib))
         self._lib = lib
         return sr
 
     def _on_audio(self, wav: Any, n: int, _events: Any) -> int:
         import numpy as np
 
+        push = self._push
+        if push is not None:
+            try:
+                if n > 0 and wav and not push(np.ctypeslib.as_array(wav, shape=(n,)).astype(np.float32) / 32768.0):
+                    return 1
+            except BaseException as exc:  # noqa: BLE001 - raised again by speak_into
+                self._push_error = exc
+                return 1
+            return 0
         job = self._job
         if job is None or job.closed:
             return 1  # abort: nobody listens any more
@@ -185,17 +209,25 @@ class EspeakLibrary:
             return 1
         return 0
 
+    def _settings(self, voice: str, rate: int) -> None:
+        lib = self._lib
+        if voice != self._voice:
+            if lib.espeak_SetVoiceByName(voice.encode("utf-8")) != 0:
+                self._voice = None
+                raise SpeechError(f"espeak-ng has no voice {voice!r}")
+            self._voice, self._rate = voice, None  # a new voice resets the rate
+        if rate != self._rate:
+            lib.espeak_SetParameter(RATE, rate, 0)
+            self._rate = rate
+
     def _synth(self, job: LibStream) -> None:
+        with self._lock:
+            self._synth_locked(job)
+
+    def _synth_locked(self, job: LibStream) -> None:
         lib = self._lib
         try:
-            if job.voice != self._voice:
-                if lib.espeak_SetVoiceByName(job.voice.encode("utf-8")) != 0:
-                    self._voice = None
-                    raise SpeechError(f"espeak-ng has no voice {job.voice!r}")
-                self._voice, self._rate = job.voice, None  # a new voice resets the rate
-            if job.rate != self._rate:
-                lib.espeak_SetParameter(RATE, job.rate, 0)
-                self._rate = job.rate
+            self._settings(job.voice, job.rate)
             if job.closed:  # cut before it began (or only preparing the voice)
                 job.end()
                 return
@@ -216,11 +248,33 @@ class EspeakLibrary:
     def free(self) -> bool:
         """Nothing is being synthesised, or only for a stream already closed."""
         job = self._last
-        return job is None or job.finished or job.closed
+        return not self.claimed and self._push is None and (job is None or job.finished or job.closed)
+
+    def speak_into(self, text: str, voice: str, rate: int, on_chunk: Any, hold_gil: bool = True) -> None:
+        """Synthesise `text` in this thread; each chunk (float32 samples) goes to
+        `on_chunk(samples)` as it is made, which returns False to stop there (a cut).
+        Its exceptions, and SpeechError (a voice the library does not have), come out here."""
+        with self._lock:
+            self.claimed = False
+            data = text.encode("utf-8") + b"\0"
+            self._push_error = None
+            try:
+                self._settings(voice, clamp_rate(rate))
+                self._push = on_chunk
+                synth = self._synth_held if hold_gil else self._lib.espeak_Synth
+                rc = synth(data, len(data), 0, POS_CHARACTER, 0, CHARS_UTF8 | ENDPAUSE, None, None)
+            finally:
+                self._push = None
+            error, self._push_error = self._push_error, None
+            if error is not None:
+                raise error
+            if rc not in (0, 1):  # 1: EE_BUFFER_FULL after an abort
+                raise SpeechError(f"libespeak-ng failed (error {rc})")
 
     def stream(self, text: str, voice: str, rate: int = DEFAULT_RATE, volume: float = 1.0) -> LibStream:
         job = LibStream(text, voice, clamp_rate(rate), volume, self.sample_rate)
         self._last = job
+        self.claimed = False
         try:
             self._worker.submit(lambda: self._synth(job))
         except Exception as exc:  # the worker was closed
@@ -255,6 +309,7 @@ class LibraryPool:
                 for lib in self._libs:
                     if lib.free:
                         self._spare_ahead(voice)
+                        lib.claimed = True  # not free for another channel meanwhile
                         return lib
                 making = self._making
                 if making is None and len(self._libs) >= self.MAX:

@@ -23,6 +23,42 @@ PREROLL_MS = 1.0
 MAX_TRIM_S = 2.0  # never hold back more than this: a sentence that is silence is silence
 
 
+class Trimmer:
+    """The same cut, pushed one chunk at a time (an engine that calls back with its samples,
+    in the thread that plays them): `push` returns the chunks to hand on now."""
+
+    def __init__(self, threshold: float = THRESHOLD, preroll_ms: float = PREROLL_MS) -> None:
+        self.threshold, self.preroll_ms = threshold, preroll_ms
+        self.done = False  # the onset was found (or MAX_TRIM_S passed): the rest goes as it is
+        self._held: list[tuple[np.ndarray, int]] = []  # silent chunks, kept for the pre-roll
+        self._held_n = 0
+
+    def push(self, chunk: np.ndarray, sr: int) -> list[tuple[np.ndarray, int]]:
+        import numpy as np
+
+        if self.done:
+            return [(chunk, sr)]
+        if len(chunk) == 0:
+            return []
+        loud = np.flatnonzero(np.abs(chunk) > self.threshold)
+        if not len(loud):
+            self._held.append((chunk, sr))
+            self._held_n += len(chunk)
+            if self._held_n / sr > MAX_TRIM_S:  # not a silence before speech: give it back as it is
+                self.done = True
+                out, self._held = self._held, []
+                return out
+            return []
+        self.done = True
+        first = int(loud[0])
+        start = first - int(round(sr * self.preroll_ms / 1000))
+        held, self._held = self._held, []
+        if start < 0 and held:  # the pre-roll reaches into the silent chunks held
+            tail = np.concatenate([c for c, _ in held])[start:]
+            return [(np.concatenate([tail, chunk]).astype(np.float32, copy=False), sr)]
+        return [(chunk[max(0, start):], sr)]
+
+
 def trim_leading(
     chunks: Iterable[tuple[np.ndarray, int]],
     threshold: float = THRESHOLD,
@@ -34,36 +70,15 @@ def trim_leading(
     and never within `preroll_ms` of it. A stream that is all silence (or silence for
     longer than MAX_TRIM_S) is handed on from there unchanged.
     """
-    import numpy as np
-
-    held: list[tuple[np.ndarray, int]] = []  # silent chunks, kept for the pre-roll
-    held_n = 0
+    trimmer = Trimmer(threshold, preroll_ms)
     it = iter(chunks)
     try:
         for chunk, sr in it:
-            if len(chunk) == 0:
-                continue
-            loud = np.flatnonzero(np.abs(chunk) > threshold)
-            if not len(loud):
-                held.append((chunk, sr))
-                held_n += len(chunk)
-                if held_n / sr > MAX_TRIM_S:
-                    break  # not a silence before speech: give it back as it is
-                continue
-            first = int(loud[0])
-            pre = int(round(sr * preroll_ms / 1000))
-            start = first - pre
-            if start < 0 and held:  # the pre-roll reaches into the silent chunks held
-                need = -start
-                tail = np.concatenate([c for c, _ in held])[-need:]
-                yield np.concatenate([tail, chunk]).astype(np.float32, copy=False), sr
-            else:
-                yield chunk[max(0, start):], sr
-            held = []
-            break
+            yield from trimmer.push(chunk, sr)
+            if trimmer.done:
+                break
         else:
             return  # the stream ended: it was silence only, nothing to say
-        yield from held
         yield from it
     finally:
         close = getattr(it, "close", None)
