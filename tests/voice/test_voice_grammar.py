@@ -165,3 +165,16 @@ def test_a_slot_that_comes_back_takes_each_value_in_its_place():
     ps = PhraseSet.build([], {"rules": [{"template": "{player} gives {token} to {player}", "command": "action"}],
                               "slots": {"player": ["Paul", "Zoé"], "token": ["Kigliss"]}}, "fr")
     assert ps.resolve("paul gives kigliss to zoe").phrase == "Paul gives Kigliss to Zoé"
+
+
+def test_the_rivals_of_a_line_differ_from_it_in_one_slot_value():
+    ps = PhraseSet.build([("je demande le kigliss qui dort à Paul", "action:x")], GRAMMAR,
+                         whole=([("je", "demande", ("token",), "a", ("player",))],
+                                {"token": ["le kigliss qui dort", "le kiboss qui dort"], "player": ["Paul", "Zoé"]}))
+    rivals = set(ps.rivals("je demande le kigliss qui dort a paul".split()))
+    assert ("je", "demande", "le", "kiboss", "qui", "dort", "a", "paul") in rivals  # another token (whole language)
+    assert ("je", "demande", "le", "kigliss", "qui", "dort", "a", "zoe") in rivals  # another player
+    assert ("je", "demande", "le", "kimouss", "qui", "mange", "a", "paul") in rivals  # the template's other token
+    assert ("je", "demande", "le", "kigliss", "qui", "dort", "a", "paul") not in rivals  # never itself
+    assert len(rivals) == 4  # and Chloé, of the template
+    assert ps.rivals("aide".split()) == []  # no slot: no rival

@@ -312,6 +312,71 @@ class PhraseSet:
     def phrases(self) -> list[Phrase]:
         return list(self.by_tokens.values())
 
+    def rivals(self, toks: Sequence[str]) -> list[tuple[str, ...]]:
+        """The lines that differ from these words in one slot's value (another token, player,
+        cell or number): the whole language's lines and the templates' (issue 24 §3). The
+        recogniser decodes the same sound again among them to know whether what it heard as a
+        legal move stands clear of another command (`SphinxRecognizer._rival_margin`)."""
+        toks = tuple(fold_token(t) for t in toks)
+        forms: list[tuple[Sequence[str | tuple[str]], Mapping[str, Sequence[tuple[str, ...]]]]] = [
+            (seq, self.whole_tokens) for seq in self.whole]
+        template_slots = {n: [t for t, _v in alts] for n, alts in self.slot_tokens.items()}
+        forms += [(items, template_slots) for items in self.template_items()]
+        out: dict[tuple[str, ...], None] = {}
+        for items, slots in forms:
+            for spans in _parses(items, toks, slots):
+                for name, a, b in spans:
+                    for value in slots.get(name, ()):
+                        if value != toks[a:b]:
+                            out.setdefault(toks[:a] + tuple(value) + toks[b:], None)
+        out.pop(toks, None)
+        return list(out)
+
+    def template_items(self) -> list[tuple[str | tuple[str], ...]]:
+        """Each template as word items, its slots as ``(name,)`` (as `fsg.automaton` compiles them)."""
+        out: dict[tuple[str | tuple[str], ...], None] = {}
+        for _rx, rule, _names in self._templates:
+            parts: list[str | tuple[str]] = []
+            pos = 0
+            template = rule["template"]
+            for m in _SLOT.finditer(template):
+                parts.extend(tokens_of(template[pos:m.start()]))
+                parts.append((m.group(1),))
+                pos = m.end()
+            parts.extend(tokens_of(template[pos:]))
+            out[tuple(parts)] = None
+        return list(out)
+
+
+def _parses(items: Sequence[str | tuple[str]], toks: tuple[str, ...],
+            slots: Mapping[str, Sequence[tuple[str, ...]]]) -> list[list[tuple[str, int, int]]]:
+    """Every way `toks` is said by these items: for each, the slots' (name, start, end) spans."""
+    literal = {w for w in items if isinstance(w, str)}
+    if not literal <= set(toks):
+        return []
+    found: list[list[tuple[str, int, int]]] = []
+
+    def walk(i: int, j: int, spans: list[tuple[str, int, int]]) -> None:
+        if len(found) > 8:
+            return
+        if i == len(items):
+            if j == len(toks):
+                found.append(list(spans))
+            return
+        item = items[i]
+        if isinstance(item, str):
+            if j < len(toks) and toks[j] == item:
+                walk(i + 1, j + 1, spans)
+            return
+        for value in slots.get(item[0], ()):
+            if value and toks[j:j + len(value)] == tuple(value):
+                spans.append((item[0], j, j + len(value)))
+                walk(i + 1, j + len(value), spans)
+                spans.pop()
+
+    walk(0, 0, [])
+    return found
+
 
 def _fill(template: str, values: Sequence[str]) -> str:
     """The template with its slots, in order, replaced by `values`."""
