@@ -23,7 +23,7 @@ at several margins, how many of the first would be played and how many of the se
 back, on the fitted voices (espeak-ng) and apart on the held-out ones (`--held-out`: flite).
 
 Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr]
-     [--conditions clean,babble10] [--held-out] | --sizes | --kissa
+     [--conditions clean,babble10] [--held-out] | --sizes | --kissa | --filler [--lang fr] [--held-out]
 """
 
 from __future__ import annotations
@@ -216,6 +216,57 @@ def kissa_values(seed: int = 5) -> None:
     print(f"2kissa10 values-only equations heard exactly {right}/{tried}; decode median {statistics.median(decode):.2f} s")
 
 
+FILLER_FORMS = {"en": ("{}", "um, {}", "{} please"), "fr": ("{}", "euh, {}", "{} s'il te plaît")}
+
+
+def filler(lang: str = "en", probs: tuple[float | None, ...] = (None, 0.05), cond: str = "clean",
+           held_out: bool = True) -> None:
+    """Issue 24 §1: the shared filler heard by the recogniser (`fsg.FILLER`) or not (None: the
+    decoder's own noise fillers take a hesitation). KIKOI and Good Fortune at a state of play;
+    four shared words and four listed moves, each said plain, after « um » / « euh » and before
+    "please" / « s'il te plaît »; exact lines per form and setting, fitted and held-out voices
+    apart, and wrong lines at or above the threshold (taken without read-back)."""
+    voices = list(VOICES[lang])
+    if held_out:
+        voices += [v for v in synth.FLITE_VOICES[:2] if synth.available(v)] if lang == "en" else list(synth.FR_HELD_OUT[:2])
+    kind, snr = CONDITIONS[cond]
+    plans = []
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0 or (gid == "kikoi" and match.state.phase != ASK):
+            match.play(match.current, match.legal(match.current)[0])
+        listed = sayable.sayable_now(ui, match, 0, lang).phrases()
+        shared = [m.phrase for m in listed if m.command in ("help", "repeat", "undo", "status")][:4]
+        moves = [m.phrase for m in listed if m.command and m.command.startswith("action")][:4]
+        plans.append((ui, match, shared + moves))
+    saved = fsg.FILLER
+    try:
+        for prob in probs:
+            fsg.FILLER = prob
+            rec = SphinxRecognizer(lang)
+            right: dict[tuple[bool, str], list[int]] = {}
+            wrong = tried = 0
+            for ui, match, phrases in plans:
+                rec.set_phrases(sayable.sayable_now(ui, match, 0, lang))
+                for k, phrase in enumerate(phrases):
+                    for form in FILLER_FORMS[lang]:
+                        for voice in voices:
+                            r = rec.recognize(synth.utterance(form.format(phrase), voice, 160, snr, seed=k,
+                                                              noise=kind or "white"))
+                            key = (voice in synth.EN_VOICES + synth.FR_VOICES, form)
+                            c = right.setdefault(key, [0, 0])
+                            c[0] += r.line == phrase
+                            c[1] += 1
+                            tried += 1
+                            wrong += r.line is not None and r.line != phrase and r.confidence >= CONFIDENCE_THRESHOLD
+            print(f"{lang} {cond} FILLER {prob}: " + "; ".join(
+                f"{'fitted' if f else 'held-out'} {form!r} {a}/{b}" for (f, form), (a, b) in sorted(right.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
+                + f"; wrong at >= {CONFIDENCE_THRESHOLD}: {wrong}/{tried}")
+    finally:
+        fsg.FILLER = saved
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--seeds", type=int, default=6)
@@ -226,7 +277,12 @@ def main() -> None:
     p.add_argument("--held-out", action="store_true", help="also two voices never fitted on (flite; French: espeak-ng variants)")
     p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
     p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
+    p.add_argument("--filler", action="store_true", help="the shared filler heard or not (fsg.FILLER)")
     args = p.parse_args()
+    if args.filler:
+        for cond in args.conditions.split(","):
+            filler(args.lang, cond=cond, held_out=args.held_out)
+        return
     if args.sizes:
         sizes()
         return

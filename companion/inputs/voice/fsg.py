@@ -40,6 +40,12 @@ WHOLE_ODDS = 3.0
 #: the weight of the whole language in the JSGF text (`PhraseSet.jsgf`, for benchmarks)
 WHOLE_SHARE = 0.3
 
+#: the shared filler (« euh », « s'il te plaît », "um", "please": the table's ``filler``) heard
+#: before a phrase (up to two) and after it (one), each filler this likely; None: not heard
+#: (the decoder's own noise fillers take a hesitation then). Measured with
+#: bench/voice_whole_language.py --filler (docs/voice.md)
+FILLER: float | None = 0.05
+
 #: (from state, to state, probability, word); word None: an empty (null) transition
 Arc = tuple[int, int, float, "str | None"]
 
@@ -193,6 +199,13 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         fa.arc(named, body, 1.0)
     else:
         fa.arc(here, body, 1.0)
+    if FILLER and ps.filler:
+        # « euh, s'il te plaît, aide merci »: up to two fillers before the phrase, one after
+        # (no cycle: a plain phrase keeps its probability, and the automaton stays acyclic)
+        entry, mid, body, end = body, fa.state(), fa.state(), fa.state()
+        for src, dst, nxt in ((entry, body, mid), (mid, body, body), (end, fa.final, fa.final)):
+            fa.arc(src, dst, 1.0 - FILLER)
+            fa.words(ps.filler, src, nxt, FILLER)
     templates: dict[tuple[str | tuple[str], ...], None] = {}
     for _rx, rule, _names in ps._templates:
         parts: list[str | tuple[str]] = []

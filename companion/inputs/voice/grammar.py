@@ -127,6 +127,13 @@ class PhraseSet:
                 if isinstance(w, str):
                     self.spelling.setdefault(w, w)
         self._whole_fa: Any = None
+        #: the shared filler of this language (« euh », « s'il te plaît », "um", "please"), said
+        #: before a phrase or after it (`fsg.FILLER`); empty when the recogniser does not hear it
+        self.filler: list[tuple[str, ...]] = []
+        from .fsg import FILLER
+
+        if FILLER:
+            self.filler = [t for t in (self._learn(f) for f in filler_of(self.lang)) if t]
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
@@ -212,6 +219,9 @@ class PhraseSet:
             for slot, toks in sorted(self.whole_tokens.items()):
                 vals = sorted({" ".join(t) for t in toks})
                 slot_rules.append(f"<whole_{_rule_name(slot)}> = " + " | ".join(f"( {v} )" for v in vals) + " ;")
+        if self.filler:
+            body = f"[ <filler> ] [ <filler> ] ( {body} ) [ <filler> ]"
+            slot_rules.append("<filler> = " + " | ".join(f"( {' '.join(f)} )" for f in self.filler) + " ;")
         if self.speaker_tokens:
             # « Paul mon plateau », or « Paul » alone (the VAD cut at the pause after the name)
             body = f"( [ <speaker> ] ( {body} ) ) | <speaker>"
@@ -271,14 +281,45 @@ class PhraseSet:
         if match.speaker is not None:
             for name_toks, name in self.speaker_tokens.items():
                 if name == match.speaker and toks[n: n + len(name_toks)] == name_toks:
-                    return n + len(name_toks)
+                    n += len(name_toks)
+                    break
+        if self.filler and self._resolve_plain(toks[n:]) is None:
+            n += self.unfilled(toks[n:])[0]  # « euh » said first, as a name is
         return n
 
     def _resolve(self, toks: tuple[str, ...]) -> Phrase | None:
+        hit = self._resolve_plain(toks)
+        if hit is not None or not self.filler:
+            return hit
+        lead, bare = self.unfilled(toks)
+        return self._resolve_plain(bare) if bare != toks else None
+
+    def _resolve_plain(self, toks: tuple[str, ...]) -> Phrase | None:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit
         return self.templated(toks) or self.said(toks)
+
+    def unfilled(self, toks: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+        """(how many filler tokens came first, the words without the (up to two) fillers said
+        before them and the one said after): « euh aide s'il te plait » -> (1, aide)."""
+        lead = 0
+        found = True
+        for _twice in range(2):
+            if not found:
+                break
+            found = False
+            for f in self.filler:
+                if len(f) < len(toks) - lead and toks[lead:lead + len(f)] == f:
+                    lead += len(f)
+                    found = True
+                    break
+        bare = toks[lead:]
+        for f in self.filler:
+            if len(f) < len(bare) and bare[-len(f):] == f:
+                bare = bare[:-len(f)]
+                break
+        return lead, bare
 
     def said(self, toks: tuple[str, ...]) -> Phrase | None:
         """These words as a line of the whole language (`whole`), spelled as said, or None. Its
@@ -376,6 +417,13 @@ def _parses(items: Sequence[str | tuple[str]], toks: tuple[str, ...],
 
     walk(0, 0, [])
     return found
+
+
+def filler_of(lang: str) -> list[str]:
+    """The shared filler of `lang` as spelled in its table (« s'il te plaît », "um")."""
+    from companion.language.tables import table
+
+    return [str(f) for f in table("shared", lang).get("filler", [])]
 
 
 def _fill(template: str, values: Sequence[str]) -> str:
