@@ -499,6 +499,11 @@ class SphinxRecognizer:
         n = self.phrases.prefix_length(words, match)
         prefix, said = tuple(words[:n]), tuple(words[n:])
         listed = self.phrases.by_tokens
+        tail: tuple[str, ...] = ()
+        if said not in listed and self.phrases.filler:  # « … s'il te plaît »: the filler after it
+            bare = self.phrases.unfilled(said)[1]
+            if said[:len(bare)] == bare:
+                said, tail = bare, said[len(bare):]
         if said not in listed or self.phrases.sampled:
             # a line no likelier than its rivals (a sample's moves are said through the
             # templates alone, `fsg.automaton`): the confidence says enough
@@ -520,8 +525,8 @@ class SphinxRecognizer:
         near = near[:RIVALS]
         if not near:
             return None
-        heard = self._score_among([prefix + said])
-        other = self._score_among([prefix + r for r in near])
+        heard = self._score_among([prefix + said + tail])
+        other = self._score_among([prefix + r + tail for r in near])
         if heard is None:
             return None
         if other is None:
