@@ -225,7 +225,8 @@ def filler(lang: str = "en", probs: tuple[float | None, ...] = (None, 0.05), con
     decoder's own noise fillers take a hesitation). KIKOI and Good Fortune at a state of play;
     four shared words and four listed moves, each said plain, after « um » / « euh » and before
     "please" / « s'il te plaît »; exact lines per form and setting, fitted and held-out voices
-    apart, and wrong lines at or above the threshold (taken without read-back)."""
+    apart (and how many of the right ones came under the confidence threshold: read back), and
+    wrong lines at or above the threshold (taken without read-back)."""
     voices = list(VOICES[lang])
     if held_out:
         voices += [v for v in synth.FLITE_VOICES[:2] if synth.available(v)] if lang == "en" else list(synth.FR_HELD_OUT[:2])
@@ -255,13 +256,14 @@ def filler(lang: str = "en", probs: tuple[float | None, ...] = (None, 0.05), con
                             r = rec.recognize(synth.utterance(form.format(phrase), voice, 160, snr, seed=k,
                                                               noise=kind or "white"))
                             key = (voice in synth.EN_VOICES + synth.FR_VOICES, form)
-                            c = right.setdefault(key, [0, 0])
+                            c = right.setdefault(key, [0, 0, 0])
                             c[0] += r.line == phrase
                             c[1] += 1
+                            c[2] += r.line == phrase and r.confidence < CONFIDENCE_THRESHOLD  # right, read back
                             tried += 1
                             wrong += r.line is not None and r.line != phrase and r.confidence >= CONFIDENCE_THRESHOLD
             print(f"{lang} {cond} FILLER {prob}: " + "; ".join(
-                f"{'fitted' if f else 'held-out'} {form!r} {a}/{b}" for (f, form), (a, b) in sorted(right.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
+                f"{'fitted' if f else 'held-out'} {form!r} {a}/{b} ({c} under {CONFIDENCE_THRESHOLD})" for (f, form), (a, b, c) in sorted(right.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
                 + f"; wrong at >= {CONFIDENCE_THRESHOLD}: {wrong}/{tried}")
     finally:
         fsg.FILLER = saved

@@ -83,11 +83,13 @@ def test_every_sentence_and_only_those():
         assert not fa.accepts(tokens_of(said)), said
 
 
-def test_the_probabilities_are_the_jsgf_ones():
+@pytest.mark.parametrize("filler", [None, 0.05])
+def test_the_probabilities_are_the_jsgf_ones(filler, monkeypatch):
     """Each alternative of the top rule (a listed phrase, a template) is as likely; a slot's
     values are equally likely, whatever their length; every state's ways out sum to 1."""
     from companion.inputs.voice import fsg
 
+    monkeypatch.setattr(fsg, "FILLER", filler)
     ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
     fa = automaton(ps)
     # every line goes past two optional fillers before it and one after (`fsg.FILLER`)
