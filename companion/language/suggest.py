@@ -11,15 +11,18 @@ holds (a word within a few letters of one of its words counts in part: « demand
 only orders phrases that share as much. Both sides are
 folded, number words written as digits (« vingt et un » is 21), as the voice's transcript
 matcher does; a cell is one word (« C4 », « c 4 »); the shared filler, the small words a
-speaker adds (articles, « en », "at": the matcher's `FILLER`) and single letters weigh nothing.
+speaker adds (articles, « en », "at", « qu'est-ce »: `SMALL`) and single letters weigh nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+
+from companion.core.text import fold
 
 from .grammar import strip_filler
 
@@ -29,6 +32,12 @@ CLOSE = 80
 CLOSE_MIN_LENGTH = 4
 #: how much the spelling distance (0..1) adds, to order phrases that share as much
 SPELLING = 0.2
+#: the small words a player adds or drops around a command, per language (as the voice's
+#: transcript matcher has them): they weigh nothing
+SMALL = {"en": frozenset({"the", "a", "an", "please", "um", "uh", "er", "and", "so", "ok", "okay", "now", "then",
+                          "well", "i", "at", "of", "to", "is"}),
+         "fr": frozenset({"le", "la", "les", "l", "un", "une", "euh", "s", "il", "te", "plait", "vous", "et", "alors",
+                          "bon", "je", "j", "en", "a", "de", "du", "d", "qu", "ce", "est"})}
 #: how much the share of the phrase's own weight the line says adds (a short phrase the line
 #: says whole before a long one it names a part of)
 PRECISION = 0.3
@@ -42,9 +51,7 @@ def nearest_phrases(line: str, phrases: Sequence[tuple[str, str | None]], lang: 
     """The `n` phrases of `phrases` ((phrase, command) pairs) nearest `line`, one per command."""
     from rapidfuzz import fuzz, utils
 
-    from companion.inputs.voice.nearest import FILLER
-
-    small = FILLER.get(lang, set())
+    small = SMALL.get(lang, frozenset())
     said = [t for t in _words(strip_filler(line) or line, lang) if t not in small and (len(t) > 1 or t.isdigit())]
     words = [set(_words(p, lang)) for p, _c in phrases]
     df = Counter(w for ws in words for w in ws)
@@ -74,9 +81,9 @@ def nearest_phrases(line: str, phrases: Sequence[tuple[str, str | None]], lang: 
             if w in words[i]:
                 share += wt
             elif len(w) >= CLOSE_MIN_LENGTH:
-                best = max((fuzz.ratio(w, v) for v in words[i] if len(v) >= CLOSE_MIN_LENGTH), default=0.0)
-                if best >= CLOSE:
-                    share += wt * best / 100
+                closest = max((fuzz.ratio(w, v) for v in words[i] if len(v) >= CLOSE_MIN_LENGTH), default=0.0)
+                if closest >= CLOSE:
+                    share += wt * closest / 100
         content = share / mass if mass else 0.0
         # and how much of the phrase the line says: « C4 » before « 3 en C4 fois 9 en F2… »
         own = sum(weight(v) for v in words[i]) or 1.0
@@ -94,11 +101,15 @@ def nearest_phrases(line: str, phrases: Sequence[tuple[str, str | None]], lang: 
 
 
 def _words(text: str, lang: str) -> list[str]:
-    """Folded words, number words as digits; a letter and the number after it are one word, a
-    cell (« C4 » and « c 4 » are c4), as rare as that cell is."""
-    from companion.inputs.voice.nearest import normalise
+    """Folded words, number words as digits (text2num, when the text has no digit: 2kissa10's
+    equations are digits already); a letter and the number after it are one word, a cell
+    (« C4 » and « c 4 » are c4), as rare as that cell is."""
+    if not any(ch.isdigit() for ch in text):
+        from text_to_num import alpha2digit
 
-    toks = list(normalise(text, lang))
+        with contextlib.suppress(Exception):  # text2num refuses some odd inputs: the words stay
+            text = alpha2digit(text.replace("-", " "), lang if lang in ("fr", "en") else "en", threshold=0)
+    toks = _TOKEN.findall(fold(text))
     out: list[str] = []
     for t in toks:
         if t.isdigit() and out and len(out[-1]) == 1 and out[-1].isalpha():
@@ -120,3 +131,4 @@ def _values(phrases: Iterable[str]) -> set[str]:
 
 
 _RAW = re.compile(r"[^\W_]+")
+_TOKEN = re.compile(r"[^\W\d_]+|\d+")
