@@ -35,7 +35,7 @@ every result with its features, `--fit-from FILE` refits from such a file withou
 
 Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
      [--limit N] [--games ...] [--rows FILE] [--fit-from FILE] [--conditions clean,babble10]
-     [--no-held-out] [--no-real] [--no-latency] [--no-memory]
+     [--no-held-out] [--no-real] [--no-latency] [--no-memory] [--filler 0.05|none] [--rival-margin M]
 """
 
 from __future__ import annotations
@@ -806,9 +806,20 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None,
                     help="only the shared words and this many listed moves, no templates (default: the whole "
                          "grammar, as in play; the figures before 2026-12-01 used 150)")
+    ap.add_argument("--filler", default=None,
+                    help="the shared filler's weight in the recogniser's grammar (fsg.FILLER), or none: not heard")
+    ap.add_argument("--rival-margin", type=float, default=None,
+                    help="recognizer.RIVAL_MARGIN (a listed move this close to a line not legal now is read back)")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     conditions = tuple(args.conditions.split(","))
+    from companion.inputs.voice import fsg, recognizer
+
+    if args.filler is not None:
+        fsg.FILLER = None if args.filler == "none" else float(args.filler)
+    if args.rival_margin is not None:
+        recognizer.RIVAL_MARGIN = args.rival_margin
+    print(f"filler weight {fsg.FILLER}; rival margin {recognizer.RIVAL_MARGIN}")
     SUPPRESS["name"] = args.suppress
     print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()

@@ -16,7 +16,14 @@ Printed per setting: requests heard as said; illegal requests heard as a *differ
 move (which would be played: the target is 0); legal requests heard right; grammar size
 (automaton states and arcs), compile time and the median decode time per utterance.
 
-Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr] | --sizes | --kissa
+Each illegal request heard as another legal move, and each legal one heard right, keeps its
+margin over the nearest rival command (`recognizer.RIVAL_MARGIN`: the same sound decoded again
+with no prior, the heard words against the lines that say another command); a table prints,
+at several margins, how many of the first would be played and how many of the second read
+back, on the fitted voices (espeak-ng) and apart on the held-out ones (`--held-out`: flite).
+
+Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr]
+     [--conditions clean,babble10] [--held-out] | --sizes | --kissa | --filler [--lang fr] [--held-out]
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from companion.inputs.voice import fsg, sayable, synth
 from companion.inputs.voice.recognizer import SphinxRecognizer
 from companion.session.core import CONFIDENCE_THRESHOLD
 from companion.session.transcript import load
+
+CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "babble10": ("babble", 10.0)}
 
 VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
 SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
@@ -50,14 +59,19 @@ def states(n: int) -> list[Match]:
     return out
 
 
-def run(setting: str, matches: list[Match], lang: str = "en") -> None:
+def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str, ...] | None = None,
+        cond: str = "clean", rows: list[dict] | None = None) -> None:
+    from companion.inputs.voice import recognizer
+
     _game, ui, _bots = load(find("kikoi"))
-    saved = sayable.WHOLE_GAMES
+    saved = sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN
     sayable.WHOLE_GAMES = frozenset({"kikoi"}) if setting == "whole" else frozenset()
+    recognizer.RIVAL_MARGIN = -float("inf")  # the margin is kept, applied below at each threshold
     rec = SphinxRecognizer(lang)
     said = {True: [0, 0], False: [0, 0]}
     wrong_legal = unsure = 0
     decode, compile_s, size = [], [], []
+    kind, snr = CONDITIONS[cond]
     try:
         for match in matches:
             legal = [a for a in match.legal(0) if isinstance(a, Ask)]
@@ -71,8 +85,8 @@ def run(setting: str, matches: list[Match], lang: str = "en") -> None:
             compile_s.append(time.perf_counter() - t)
             for action, is_legal in tries:
                 text = SAY[lang].format(player=NAMES[action.target], token=token_name(action.token, lang))
-                for voice in VOICES[lang]:
-                    pcm = synth.utterance(text, voice, 160)
+                for voice in voices or VOICES[lang]:
+                    pcm = synth.utterance(text, voice, 160, snr, seed=action.token, noise=kind or "white")
                     t = time.perf_counter()
                     r = rec.recognize(pcm)
                     decode.append(time.perf_counter() - t)
@@ -80,16 +94,44 @@ def run(setting: str, matches: list[Match], lang: str = "en") -> None:
                     heard = _action(ui, match, cmd)
                     said[is_legal][1] += 1
                     said[is_legal][0] += heard == action
-                    if not is_legal and heard is not None and heard != action and heard in legal:
+                    other_legal = not is_legal and heard is not None and heard != action and heard in legal
+                    if other_legal:
                         wrong_legal += 1
                         unsure += r.confidence < CONFIDENCE_THRESHOLD  # read back before it is played
+                    if rows is not None:
+                        rows.append({"legal": is_legal, "right": heard == action, "other_legal": other_legal,
+                                     "conf": r.confidence, "rival": rec.last_rival, "voice": voice,
+                                     "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text})
     finally:
-        sayable.WHOLE_GAMES = saved
+        sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN = saved
     ill, leg = said[False], said[True]
-    print(f"{lang} {setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
+    print(f"{lang} {cond} {setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
           f"{wrong_legal}/{ill[1]} ({unsure} of them read back), legal heard right {leg[0]}/{leg[1]}; automaton states "
           f"{statistics.median(s for s, _a in size):.0f} arcs {statistics.median(a for _s, a in size):.0f}, "
           f"compile {statistics.median(compile_s) * 1000:.0f} ms, decode median {statistics.median(decode):.2f} s")
+
+
+def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 5.0, 6.0, 8.0)) -> None:
+    """At each rival margin (`recognizer.RIVAL_MARGIN`): illegal requests heard as another legal
+    move and played (confidence >= threshold and margin >= it), and legal requests heard right
+    but read back (confidence under the threshold, or margin under it); fitted and held-out
+    voices apart."""
+    for fitted in (True, False):
+        xs = [r for r in rows if r["fitted"] == fitted]
+        if not xs:
+            continue
+        bad = [r for r in xs if r["other_legal"]]
+        good = [r for r in xs if r["legal"] and r["right"]]
+        print(f"  {'fitted' if fitted else 'held-out'} voices: {len(xs)} tries; margins of illegal-as-legal "
+              f"{sorted(round(r['rival'] or 0) for r in bad)}; of legal heard right "
+              f"{sorted(round(r['rival'] or 0) for r in good)}")
+        for m in margins:
+            def sure(r: dict, m: float = m) -> bool:
+                return r["conf"] >= CONFIDENCE_THRESHOLD and (r["rival"] is None or r["rival"] >= m)
+            played = sum(sure(r) for r in bad)
+            back = sum(not sure(r) for r in good)
+            print(f"    margin {m:>6g}: illegal played as another legal move {played}/{len(bad)} heard so "
+                  f"(of {sum(1 for r in xs if not r['legal'])}), legal heard right read back {back}/{len(good)}")
 
 
 def _action(ui, match, cmd):
@@ -174,15 +216,75 @@ def kissa_values(seed: int = 5) -> None:
     print(f"2kissa10 values-only equations heard exactly {right}/{tried}; decode median {statistics.median(decode):.2f} s")
 
 
+FILLER_FORMS = {"en": ("{}", "um, {}", "{} please"), "fr": ("{}", "euh, {}", "{} s'il te plaît")}
+
+
+def filler(lang: str = "en", probs: tuple[float | None, ...] = (None, 0.05), cond: str = "clean",
+           held_out: bool = True) -> None:
+    """Issue 24 §1: the shared filler heard by the recogniser (`fsg.FILLER`) or not (None: the
+    decoder's own noise fillers take a hesitation). KIKOI and Good Fortune at a state of play;
+    four shared words and four listed moves, each said plain, after « um » / « euh » and before
+    "please" / « s'il te plaît »; exact lines per form and setting, fitted and held-out voices
+    apart (and how many of the right ones came under the confidence threshold: read back), and
+    wrong lines at or above the threshold (taken without read-back)."""
+    voices = list(VOICES[lang])
+    if held_out:
+        voices += [v for v in synth.FLITE_VOICES[:2] if synth.available(v)] if lang == "en" else list(synth.FR_HELD_OUT[:2])
+    kind, snr = CONDITIONS[cond]
+    plans = []
+    for gid, names in (("kikoi", NAMES), ("goodfortune", ["Marie", "Bot"])):
+        game, ui, _bots = load(find(gid))
+        match = Match(game, names, 1)
+        while match.current != 0 or (gid == "kikoi" and match.state.phase != ASK):
+            match.play(match.current, match.legal(match.current)[0])
+        listed = sayable.sayable_now(ui, match, 0, lang).phrases()
+        shared = [m.phrase for m in listed if m.command in ("help", "repeat", "undo", "status")][:4]
+        moves = [m.phrase for m in listed if m.command and m.command.startswith("action")][:4]
+        plans.append((ui, match, shared + moves))
+    saved = fsg.FILLER
+    try:
+        for prob in probs:
+            fsg.FILLER = prob
+            rec = SphinxRecognizer(lang)
+            right: dict[tuple[bool, str], list[int]] = {}
+            wrong = tried = 0
+            for ui, match, phrases in plans:
+                rec.set_phrases(sayable.sayable_now(ui, match, 0, lang))
+                for k, phrase in enumerate(phrases):
+                    for form in FILLER_FORMS[lang]:
+                        for voice in voices:
+                            r = rec.recognize(synth.utterance(form.format(phrase), voice, 160, snr, seed=k,
+                                                              noise=kind or "white"))
+                            key = (voice in synth.EN_VOICES + synth.FR_VOICES, form)
+                            c = right.setdefault(key, [0, 0, 0])
+                            c[0] += r.line == phrase
+                            c[1] += 1
+                            c[2] += r.line == phrase and r.confidence < CONFIDENCE_THRESHOLD  # right, read back
+                            tried += 1
+                            wrong += r.line is not None and r.line != phrase and r.confidence >= CONFIDENCE_THRESHOLD
+            print(f"{lang} {cond} FILLER {prob}: " + "; ".join(
+                f"{'fitted' if f else 'held-out'} {form!r} {a}/{b} ({c} under {CONFIDENCE_THRESHOLD})" for (f, form), (a, b, c) in sorted(right.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
+                + f"; wrong at >= {CONFIDENCE_THRESHOLD}: {wrong}/{tried}")
+    finally:
+        fsg.FILLER = saved
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--seeds", type=int, default=6)
     p.add_argument("--odds", default=str(fsg.WHOLE_ODDS), help="comma-separated fsg.WHOLE_ODDS to try")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--lang", default="en", help="en or fr (French through the English acoustic model)")
+    p.add_argument("--conditions", default="clean", help="comma-separated: clean, white10, babble10")
+    p.add_argument("--held-out", action="store_true", help="also two voices never fitted on (flite; French: espeak-ng variants)")
     p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
     p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
+    p.add_argument("--filler", action="store_true", help="the shared filler heard or not (fsg.FILLER)")
     args = p.parse_args()
+    if args.filler:
+        for cond in args.conditions.split(","):
+            filler(args.lang, cond=cond, held_out=args.held_out)
+        return
     if args.sizes:
         sizes()
         return
@@ -190,12 +292,19 @@ def main() -> None:
         kissa_values()
         return
     matches = states(args.seeds)
-    if not args.no_baseline:
-        run("listed", matches, args.lang)
-    for odds in args.odds.split(","):
-        fsg.WHOLE_ODDS = float(odds)
-        print(f"WHOLE_ODDS {odds}:", end=" ")
-        run("whole", matches, args.lang)
+    voices = tuple(VOICES[args.lang]) + (tuple(v for v in synth.FLITE_VOICES[:2] if synth.available(v))
+                                         if args.held_out and args.lang == "en" else ())
+    if args.held_out and args.lang == "fr":
+        voices += tuple(synth.FR_HELD_OUT[:2])
+    for cond in args.conditions.split(","):
+        if not args.no_baseline:
+            run("listed", matches, args.lang, voices, cond)
+        for odds in args.odds.split(","):
+            fsg.WHOLE_ODDS = float(odds)
+            print(f"WHOLE_ODDS {odds}:", end=" ")
+            rows: list[dict] = []
+            run("whole", matches, args.lang, voices, cond, rows)
+            rival_table(rows)
 
 
 if __name__ == "__main__":

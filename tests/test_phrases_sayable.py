@@ -2,9 +2,10 @@
 with the listed command, and the listed commands cover the legal actions.
 
 For every game, in French and English, at the start and after random playouts: each listed
-phrase goes through the shared-word lookup and `GameUI.parse` as the session takes a line
-(`companion.session.commands.understand`) and must give `act`, `confirm`, `ask`, `answer` or a shared
-word, with the listed command. KIKOI and Good Fortune list every legal action; 2kissa10 and
+phrase is handed, as a typed line, to a session core on a replica of that state
+(`SessionCore.handle`, the path every input takes) and the record it logs (`InputTaken`) must
+say it was taken (`act`, `confirm`, `ask`, `answer`, a shared word, or a shared word refused with
+its reason, « annule » with nothing to undo), with the listed command. KIKOI and Good Fortune list every legal action; 2kissa10 and
 Kaliko (tens of thousands of moves) are checked on a 200-action sample. Every concrete phrase
 is also an instance of a template of the grammar with values of its slots.
 """
@@ -24,7 +25,9 @@ from companion.games.base import action_command
 from companion.games.kaliko.phrases import play_steps, split_steps
 from companion.games.kissa.phrases import move_phrase, spoken_move
 from companion.language import LIMIT, pick
-from companion.session.commands import understand
+from companion.session.core import Seat, SessionCore
+from companion.session.inbox import Line
+from companion.session.outputs import InputTaken, replica
 
 UNDERSTOOD = ("shared", "act", "confirm", "ask", "answer")
 PLAYERS = ["Marie", "Paul", "Zoé", "Chloé"]
@@ -89,6 +92,16 @@ def in_grammar(phrase: str, grammar: dict[str, Any]) -> bool:
     return all(any(_fits(t, step, slots) for t in templates) for step in steps)
 
 
+def understood(ui: Any, phrase: str, match: Match[Any, Any], seat: int, lang: str = "en") -> tuple[str, str | None]:
+    """(outcome, command) of the one record a session core logs for `phrase` typed by `seat`,
+    on a replica of `match` (the state stays as it was)."""
+    core = SessionCore(ui.game.name, ui.probe(), replica(match), [Seat(p) for p in match.players], lang=lang)
+    core.start()
+    taken = [o for o in core.handle(Line(phrase, seat=seat)) if isinstance(o, InputTaken)]
+    assert len(taken) == 1, (phrase, taken)  # one record per input
+    return taken[0].outcome, taken[0].command
+
+
 def check_listed(ui: Any, match: Match[Any, Any], seat: int, lang: str) -> list[tuple[str, str]]:
     sayable = ui.phrases(match, seat, lang)
     grammar = sayable.grammar
@@ -102,8 +115,9 @@ def check_listed(ui: Any, match: Match[Any, Any], seat: int, lang: str) -> list[
         checked = others + pick(actions, 200, lambda pc: pc[1].split(":")[1][:12])
     for phrase, command in checked:
         assert in_grammar(phrase, grammar), (lang, phrase)
-        kind, got, _intent = understand(ui.probe(), phrase, match, seat)
-        assert (kind, got) == (kind, command) and kind in UNDERSTOOD, (lang, seat, phrase, kind, got, command)
+        kind, got = understood(ui, phrase, match, seat, lang)
+        allowed = UNDERSTOOD if command.startswith("action:") else (*UNDERSTOOD, "refuse")
+        assert got == command and kind in allowed, (lang, seat, phrase, kind, got, command)
     return concrete
 
 
@@ -137,7 +151,7 @@ def test_every_listed_phrase_is_understood_with_its_command(name, options, n_pla
                         command = action_command(ui.game, action)
                         assert command in listed
                         continue
-                    kind, got, _ = understand(ui.probe(), phrase, match, seat)
+                    kind, got = understood(ui, phrase, match, seat, lang)
                     # a whole 2kissa10 equation with its cells has one reading: played at once (#17)
                     assert (kind, got) == ("act", command), (lang, phrase)
                     if len(legal) <= LIMIT:
@@ -172,8 +186,10 @@ def test_yes_and_no_go_to_the_game_when_it_reads_them():
     assert ("oui", "yes") not in sayable.concrete and ("non", "no") not in sayable.concrete
     from companion.games.kikoi.rules import Reply
 
-    assert understand(ui.probe(), "oui", match, seat)[:2] == ("act", action_command(ui.game, Reply(True)))
-    assert understand(ui.probe(), "non", match, seat)[:2] == ("act", action_command(ui.game, Reply(False)))
+    for word, give in (("oui", True), ("non", False)):
+        # the game's answer, played, or refused with the game's reason (a token not held)
+        outcome = "act" if Reply(give) in match.legal(seat) else "refuse"
+        assert understood(ui, word, match, seat, "fr") == (outcome, action_command(ui.game, Reply(give)))
 
 
 def test_kaliko_full_hand_lists_a_checked_sample_fast():

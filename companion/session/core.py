@@ -668,18 +668,13 @@ class SessionCore:
         self._suggest(self.nearest(line, seat, NEAREST), seat)
 
     def nearest(self, line: str, seat: int, n: int) -> list[str]:
-        """The `n` sayable phrases of `seat` now nearest `line` (rapidfuzz's WRatio, folded)."""
-        from rapidfuzz import fuzz, process, utils
+        """The `n` sayable phrases of `seat` now nearest `line`: those holding its rarer words
+        first (`companion.language.suggest`)."""
+        from companion.language.suggest import nearest_phrases
 
-        concrete = self.ui.phrases(self.match, seat, lang=self._lang(seat)).concrete
+        lang = self._lang(seat)
         line = line[:NEAREST_CHARS]  # a pasted page is near nothing; compared whole it held the table for seconds
-        found = process.extract(line, [p for p, _c in concrete], scorer=fuzz.WRatio, processor=utils.default_process,
-                                limit=None)
-        best: dict[str | None, str] = {}  # one phrase per command (« fin », « quitte »: one)
-        for _p, _score, i in found:
-            phrase, command = concrete[i]
-            best.setdefault(command, phrase)
-        return list(best.values())[:n]
+        return nearest_phrases(line, self.ui.phrases(self.match, seat, lang=lang).concrete, lang, n)
 
     def _suggest(self, phrases: list[str], seat: int) -> None:
         """« Essaie : … ». What `seat` may say now can tell what they hold (a KIKOI request

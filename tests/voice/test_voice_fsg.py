@@ -83,13 +83,22 @@ def test_every_sentence_and_only_those():
         assert not fa.accepts(tokens_of(said)), said
 
 
-def test_the_probabilities_are_the_jsgf_ones():
+@pytest.mark.parametrize("filler", [None, 0.05])
+def test_the_probabilities_are_the_jsgf_ones(filler, monkeypatch):
     """Each alternative of the top rule (a listed phrase, a template) is as likely; a slot's
     values are equally likely, whatever their length; every state's ways out sum to 1."""
+    from companion.inputs.voice import fsg
+
+    monkeypatch.setattr(fsg, "FILLER", filler)
     ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr")
     fa = automaton(ps)
-    alternatives = len(CONCRETE) + len(GRAMMAR["rules"])
+    # every line goes past two optional fillers before it and one after (`fsg.FILLER`)
+    alternatives = (len(CONCRETE) + len(GRAMMAR["rules"])) / (1 - (fsg.FILLER or 0.0)) ** 2
     assert probability(fa, tokens_of("aide")) == pytest.approx(1 / alternatives)
+    f = fsg.FILLER or 0.0
+    if f:
+        plain = 1 / alternatives / (1 - f) ** 2  # « euh » then « aide », then « merci »: two fillers' arcs
+        assert probability(fa, tokens_of("euh aide merci")) == pytest.approx(plain * f * (1 - f) * f / len(ps.filler) ** 2)
     assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(1 / alternatives / 3)
     assert probability(fa, tokens_of("je pose le kigliss qui dort à Chloé")) == pytest.approx(1 / alternatives / 9)
     # a listed phrase that a template also says has both paths
@@ -112,15 +121,18 @@ def test_the_shared_words_are_half_of_what_is_said_however_many_moves():
     share = fsg.SHARED_SHARE
     assert share is not None
     shared = ["aide", "répète", "non"]
-    assert sum(probability(fa, tokens_of(p)) for p in shared) == pytest.approx(share)
-    assert probability(fa, tokens_of("aide")) == pytest.approx(share / 3)
+    past_filler = (1 - (fsg.FILLER or 0.0)) ** 2  # no filler before the phrase, none after
+    assert sum(probability(fa, tokens_of(p)) for p in shared) == pytest.approx(share * past_filler)
+    assert probability(fa, tokens_of("aide")) == pytest.approx(share / 3 * past_filler)
     game = (1 - share) / (2 + 3)  # two listed moves and three templates
-    assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(game / 3)
+    assert probability(fa, tokens_of("plateau de Zoé")) == pytest.approx(game / 3 * past_filler)
     # the probabilities raised to a language weight, as create_fsg is given them
     assert all(q == pytest.approx(p ** 6.5) for (*_a, p, _w), (_s, _d, q, *_rest) in zip(fa.arcs, fa.transitions(6.5), strict=True))
 
 
 def test_speakers_and_the_wake_word():
+    from companion.inputs.voice import fsg
+
     ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr").with_speakers(["Paul", "Zoé"]).with_wake("compagnon")
     fa = automaton(ps)
     assert fa.accepts(tokens_of("compagnon Paul aide"))
@@ -132,7 +144,7 @@ def test_speakers_and_the_wake_word():
     assert not fa.accepts(tokens_of("compagnon Paul Zoé aide"))
     # half the time no name is said; a name, or a name alone, share the other half
     plain = probability(fa, tokens_of("compagnon aide"))
-    assert plain == pytest.approx(0.5 / (len(CONCRETE) + 3))
+    assert plain == pytest.approx(0.5 / (len(CONCRETE) + 3) * (1 - (fsg.FILLER or 0.0)) ** 2)
     assert probability(fa, tokens_of("compagnon Paul aide")) == probability(fa, tokens_of("compagnon Zoé aide")) < plain
     assert probability(fa, tokens_of("compagnon Paul")) == pytest.approx(0.125)
 

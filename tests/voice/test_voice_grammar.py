@@ -165,3 +165,35 @@ def test_a_slot_that_comes_back_takes_each_value_in_its_place():
     ps = PhraseSet.build([], {"rules": [{"template": "{player} gives {token} to {player}", "command": "action"}],
                               "slots": {"player": ["Paul", "Zoé"], "token": ["Kigliss"]}}, "fr")
     assert ps.resolve("paul gives kigliss to zoe").phrase == "Paul gives Kigliss to Zoé"
+
+
+def test_the_rivals_of_a_line_differ_from_it_in_one_slot_value():
+    ps = PhraseSet.build([("je demande le kigliss qui dort à Paul", "action:x")], GRAMMAR,
+                         whole=([("je", "demande", ("token",), "a", ("player",))],
+                                {"token": ["le kigliss qui dort", "le kiboss qui dort"], "player": ["Paul", "Zoé"]}))
+    rivals = set(ps.rivals("je demande le kigliss qui dort a paul".split()))
+    assert ("je", "demande", "le", "kiboss", "qui", "dort", "a", "paul") in rivals  # another token (whole language)
+    assert ("je", "demande", "le", "kigliss", "qui", "dort", "a", "zoe") in rivals  # another player
+    assert ("je", "demande", "le", "kimouss", "qui", "mange", "a", "paul") in rivals  # the template's other token
+    assert ("je", "demande", "le", "kigliss", "qui", "dort", "a", "paul") not in rivals  # never itself
+    assert len(rivals) == 4  # and Chloé, of the template
+    assert ps.rivals("aide".split()) == []  # no slot: no rival
+
+
+def test_the_shared_filler_may_come_before_and_after_a_phrase_and_is_not_part_of_the_line(monkeypatch):
+    from companion.inputs.voice import fsg
+
+    monkeypatch.setattr(fsg, "FILLER", 0.05)  # off in play until the confidence is refitted
+    ps = PhraseSet.build([("aide", "help"), ("pousse quatre", "action:4")], None, "fr")
+    fa = fsg.automaton(ps)
+    for said in ("euh aide", "euh s'il te plait aide merci", "pousse quatre s'il te plait", "aide"):
+        assert fa.accepts(said.split()), said
+        assert ps.resolve(said.split()).phrase in ("aide", "pousse quatre"), said
+    assert ps.prefix_length("euh s'il te plait aide".split(), ps.resolve("euh s'il te plait aide".split())) == 4
+    assert not fa.accepts("aide merci merci".split())  # one after the phrase
+    assert not fa.accepts("euh".split()) and ps.resolve(["euh"]) is None  # filler alone is nothing
+    assert ("um",) not in ps.filler  # the session's language only
+    assert "[ <filler> ] [ <filler> ] ( ( aide ) | ( pousse quatre ) ) [ <filler> ]" in ps.jsgf()
+    monkeypatch.setattr(fsg, "FILLER", None)
+    off = PhraseSet.build([("aide", "help")], None, "fr")
+    assert not off.filler and not fsg.automaton(off).accepts("euh aide".split())

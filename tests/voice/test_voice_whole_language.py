@@ -191,3 +191,27 @@ def test_every_line_the_recogniser_hears_whole_is_read_by_the_grammar():
                 heard = ps.resolve(words)
                 assert heard is not None, (gid, lang, words)
                 assert ui.command(heard.phrase, match, 0) is not None, (gid, lang, heard.phrase)
+
+
+def test_a_listed_move_close_to_a_request_not_legal_now_is_read_back_whatever_its_confidence():
+    """Issue 24 §3: « Kiboss eating », held by Marie (seed 2), sounds like « Kigliss eating »,
+    legal and so weighted likelier: heard as the legal move, it stands too close to the line
+    said (decoded again with no prior: `SphinxRecognizer._rival_margin`), so it is read back."""
+    need_voice()
+    from companion.inputs.voice.recognizer import (
+        CORRECTED_CONFIDENCE,
+        RIVAL_MARGIN,
+        SphinxRecognizer,
+    )
+
+    ui, match = _marie_asks(seed=2)
+    ps = sayable_now(ui, match, 0, "en")
+    rivals = ps.rivals("ask bot 2 for kigliss eating".split())
+    assert ("ask", "bot", "2", "for", "kiboss", "eating") in rivals and ("ask", "marie", "for", "kigliss", "eating") in rivals
+    rec = SphinxRecognizer("en")
+    rec.set_phrases(ps)
+    r = rec.recognize(synth.utterance("ask Bot 2 for Kiboss eating", "en-us", 160, None, seed=7))
+    if r.line == "ask Bot 2 for Kiboss eating":
+        return  # heard as said: refused as typed (the test above)
+    assert r.line is not None and r.line.startswith("ask Bot 2 for Ki"), r
+    assert rec.last_rival is not None and rec.last_rival < RIVAL_MARGIN and r.confidence <= CORRECTED_CONFIDENCE, (r, rec.last_rival)

@@ -40,6 +40,20 @@ WHOLE_ODDS = 3.0
 #: the weight of the whole language in the JSGF text (`PhraseSet.jsgf`, for benchmarks)
 WHOLE_SHARE = 0.3
 
+#: the shared filler (« euh », « s'il te plaît », "um", "please": the table's ``filler``) heard
+#: before a phrase (up to two) and after it (one), each filler this likely; None: not heard
+#: (the decoder's own noise fillers take a hesitation then). Off: at 0.05 the lines said with
+#: filler were heard far more often (« um, X » 12 → 29 of 32, « X please » 9 → 28), plain lines
+#: as often, but the confidence of plain lines fell (« yes » 0.66 → 0.22: the path's extra null
+#: transitions put the final silence inside the phrase for the filler-share feature, fitted
+#: without them), so « end game » became talk and « yes » unsure. To turn on once the
+#: confidence is refitted with these arcs. bench/voice_whole_language.py --filler (docs/voice.md)
+FILLER: float | None = None
+#: the plain path past the filler arcs keeps 1 - FILLER (a proper distribution) or 1
+NORMALISE_FILLER = True
+#: one filler after the phrase too
+TRAILING_FILLER = True
+
 #: (from state, to state, probability, word); word None: an empty (null) transition
 Arc = tuple[int, int, float, "str | None"]
 
@@ -193,6 +207,17 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         fa.arc(named, body, 1.0)
     else:
         fa.arc(here, body, 1.0)
+    if FILLER and ps.filler:
+        # « euh, s'il te plaît, aide merci »: up to two fillers before the phrase, one after
+        # (no cycle: a plain phrase keeps its probability, and the automaton stays acyclic)
+        entry, mid, body = body, fa.state(), fa.state()
+        for src, dst, nxt in ((entry, body, mid), (mid, body, body)):
+            fa.arc(src, dst, 1.0 - FILLER if NORMALISE_FILLER else 1.0)
+            fa.words(ps.filler, src, nxt, FILLER)
+        if TRAILING_FILLER:
+            end = fa.state()
+            fa.arc(end, fa.final, 1.0 - FILLER if NORMALISE_FILLER else 1.0)
+            fa.words(ps.filler, end, fa.final, FILLER)
     templates: dict[tuple[str | tuple[str], ...], None] = {}
     for _rx, rule, _names in ps._templates:
         parts: list[str | tuple[str]] = []

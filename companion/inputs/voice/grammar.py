@@ -127,6 +127,13 @@ class PhraseSet:
                 if isinstance(w, str):
                     self.spelling.setdefault(w, w)
         self._whole_fa: Any = None
+        #: the shared filler of this language (« euh », « s'il te plaît », "um", "please"), said
+        #: before a phrase or after it (`fsg.FILLER`); empty when the recogniser does not hear it
+        self.filler: list[tuple[str, ...]] = []
+        from .fsg import FILLER
+
+        if FILLER:
+            self.filler = [t for t in (self._learn(f) for f in filler_of(self.lang)) if t]
 
     @classmethod
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
@@ -212,6 +219,9 @@ class PhraseSet:
             for slot, toks in sorted(self.whole_tokens.items()):
                 vals = sorted({" ".join(t) for t in toks})
                 slot_rules.append(f"<whole_{_rule_name(slot)}> = " + " | ".join(f"( {v} )" for v in vals) + " ;")
+        if self.filler:
+            body = f"[ <filler> ] [ <filler> ] ( {body} ) [ <filler> ]"
+            slot_rules.append("<filler> = " + " | ".join(f"( {' '.join(f)} )" for f in self.filler) + " ;")
         if self.speaker_tokens:
             # « Paul mon plateau », or « Paul » alone (the VAD cut at the pause after the name)
             body = f"( [ <speaker> ] ( {body} ) ) | <speaker>"
@@ -271,14 +281,45 @@ class PhraseSet:
         if match.speaker is not None:
             for name_toks, name in self.speaker_tokens.items():
                 if name == match.speaker and toks[n: n + len(name_toks)] == name_toks:
-                    return n + len(name_toks)
+                    n += len(name_toks)
+                    break
+        if self.filler and self._resolve_plain(toks[n:]) is None:
+            n += self.unfilled(toks[n:])[0]  # « euh » said first, as a name is
         return n
 
     def _resolve(self, toks: tuple[str, ...]) -> Phrase | None:
+        hit = self._resolve_plain(toks)
+        if hit is not None or not self.filler:
+            return hit
+        lead, bare = self.unfilled(toks)
+        return self._resolve_plain(bare) if bare != toks else None
+
+    def _resolve_plain(self, toks: tuple[str, ...]) -> Phrase | None:
         hit = self.by_tokens.get(toks)
         if hit is not None:
             return hit
         return self.templated(toks) or self.said(toks)
+
+    def unfilled(self, toks: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+        """(how many filler tokens came first, the words without the (up to two) fillers said
+        before them and the one said after): « euh aide s'il te plait » -> (1, aide)."""
+        lead = 0
+        found = True
+        for _twice in range(2):
+            if not found:
+                break
+            found = False
+            for f in self.filler:
+                if len(f) < len(toks) - lead and toks[lead:lead + len(f)] == f:
+                    lead += len(f)
+                    found = True
+                    break
+        bare = toks[lead:]
+        for f in self.filler:
+            if len(f) < len(bare) and bare[-len(f):] == f:
+                bare = bare[:-len(f)]
+                break
+        return lead, bare
 
     def said(self, toks: tuple[str, ...]) -> Phrase | None:
         """These words as a line of the whole language (`whole`), spelled as said, or None. Its
@@ -311,6 +352,78 @@ class PhraseSet:
 
     def phrases(self) -> list[Phrase]:
         return list(self.by_tokens.values())
+
+    def rivals(self, toks: Sequence[str]) -> list[tuple[str, ...]]:
+        """The lines that differ from these words in one slot's value (another token, player,
+        cell or number): the whole language's lines and the templates' (issue 24 §3). The
+        recogniser decodes the same sound again among them to know whether what it heard as a
+        legal move stands clear of another command (`SphinxRecognizer._rival_margin`)."""
+        toks = tuple(fold_token(t) for t in toks)
+        forms: list[tuple[Sequence[str | tuple[str]], Mapping[str, Sequence[tuple[str, ...]]]]] = [
+            (seq, self.whole_tokens) for seq in self.whole]
+        template_slots = {n: [t for t, _v in alts] for n, alts in self.slot_tokens.items()}
+        forms += [(items, template_slots) for items in self.template_items()]
+        out: dict[tuple[str, ...], None] = {}
+        for items, slots in forms:
+            for spans in _parses(items, toks, slots):
+                for name, a, b in spans:
+                    for value in slots.get(name, ()):
+                        if value != toks[a:b]:
+                            out.setdefault(toks[:a] + tuple(value) + toks[b:], None)
+        out.pop(toks, None)
+        return list(out)
+
+    def template_items(self) -> list[tuple[str | tuple[str], ...]]:
+        """Each template as word items, its slots as ``(name,)`` (as `fsg.automaton` compiles them)."""
+        out: dict[tuple[str | tuple[str], ...], None] = {}
+        for _rx, rule, _names in self._templates:
+            parts: list[str | tuple[str]] = []
+            pos = 0
+            template = rule["template"]
+            for m in _SLOT.finditer(template):
+                parts.extend(tokens_of(template[pos:m.start()]))
+                parts.append((m.group(1),))
+                pos = m.end()
+            parts.extend(tokens_of(template[pos:]))
+            out[tuple(parts)] = None
+        return list(out)
+
+
+def _parses(items: Sequence[str | tuple[str]], toks: tuple[str, ...],
+            slots: Mapping[str, Sequence[tuple[str, ...]]]) -> list[list[tuple[str, int, int]]]:
+    """Every way `toks` is said by these items: for each, the slots' (name, start, end) spans."""
+    literal = {w for w in items if isinstance(w, str)}
+    if not literal <= set(toks):
+        return []
+    found: list[list[tuple[str, int, int]]] = []
+
+    def walk(i: int, j: int, spans: list[tuple[str, int, int]]) -> None:
+        if len(found) > 8:
+            return
+        if i == len(items):
+            if j == len(toks):
+                found.append(list(spans))
+            return
+        item = items[i]
+        if isinstance(item, str):
+            if j < len(toks) and toks[j] == item:
+                walk(i + 1, j + 1, spans)
+            return
+        for value in slots.get(item[0], ()):
+            if value and toks[j:j + len(value)] == tuple(value):
+                spans.append((item[0], j, j + len(value)))
+                walk(i + 1, j + len(value), spans)
+                spans.pop()
+
+    walk(0, 0, [])
+    return found
+
+
+def filler_of(lang: str) -> list[str]:
+    """The shared filler of `lang` as spelled in its table (« s'il te plaît », "um")."""
+    from companion.language.tables import table
+
+    return [str(f) for f in table("shared", lang).get("filler", [])]
 
 
 def _fill(template: str, values: Sequence[str]) -> str:

@@ -86,6 +86,13 @@ DECODER_SETTINGS: dict[str, Any] = {"fillprob": 1e-2, "silprob": 0.1, "bestpath"
 # a move the second pass among the legal moves corrected is read back (the session reads back
 # what it is given under 0.6)
 CORRECTED_CONFIDENCE = 0.5
+# a move heard less than this far (per frame, ×1e4) above the nearest line that says another
+# command, both decoded again with no prior (`_rival_margin`), is read back: legality weighs
+# much in the grammar (fsg.WHOLE_ODDS raised to the language weight), and « Kiboss », held, was
+# heard as « Kigliss », legal, at 0.99. Fitted by bench/voice_whole_language.py (docs/voice.md)
+RIVAL_MARGIN = 5.0
+# how many rivals, the nearest in phones, the second decode weighs
+RIVALS = 30
 # the grammar's probabilities count this many times the acoustic scores' logarithm (None: the
 # decoder's `lw`, 6.5, as pocketsphinx's JSGF compile does). At 1, legal 2kissa10 equations were
 # no more likely than any three numbers (« 4 at D3 plus 4 at D3 equals 4 at D3 » was heard
@@ -201,6 +208,8 @@ class SphinxRecognizer:
         self._pron: list[tuple[str, str]] = []  # (phone string, phrase key) for the margin
         self._legal: LegalMoves | None = None  # every legal move, when the listed ones are a sample
         self._legal_make: Callable[[], list[str]] | None = None
+        #: the last utterance's margin over its nearest rival (`_rival_margin`), for the figures
+        self.last_rival: float | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
 
     # ------------------------------------------------------------------ set-up
@@ -292,6 +301,7 @@ class SphinxRecognizer:
         if self._legal is None and self._legal_make is not None:
             self._legal = LegalMoves(self._legal_make)  # made while the player speaks
         self._lock.acquire()
+        self.last_rival = None
         self._n = 0
         self._heard: list[bytes] = []  # what the decoders were given, for a second pass
         self._buf: list[np.ndarray] = []
@@ -417,6 +427,11 @@ class SphinxRecognizer:
                 match = self.phrases.resolve(words)
         if match is None:
             return Result(text, None, None, 0.0)
+        # issue 24 §3: a move (or a line of the whole language) that stands close to another
+        # command when legality weighs nothing is read back, whatever its confidence
+        self.last_rival = self._rival_margin(words, match) if not corrected else None
+        if self.last_rival is not None and self.last_rival < RIVAL_MARGIN:
+            corrected = True
         if not self.with_confidence:
             return Result(text, match.phrase, match.command, 1.0)
         llr = ((gscore or 0.0) - (pscore or 0.0)) / frames * 1e4 if pscore is not None else -50.0
@@ -469,6 +484,77 @@ class SphinxRecognizer:
         if hyp is not None and hyp.hypstr:
             return hyp.hypstr.split()
         return list(words) if legal else None
+
+    def _rival_margin(self, words: list[str], match: Any) -> float | None:
+        """How far the sound of a listed move stands from the nearest line that says another
+        command and is not listed (another token, player, cell or number, not legal now:
+        `PhraseSet.rivals`), per frame (×1e4, as `llr`): the same sound decoded again twice with
+        no prior at all, once with the heard words alone and once among the `RIVALS` rivals
+        nearest them in phones. Only the legal moves' weighting can have put the heard line
+        above such a rival; two lines equally likely in the grammar are the confidence's to
+        tell apart. None: not a listed move, or no rival. (pocketsphinx's n-best needs the
+        lattice, which is off: `DECODER_SETTINGS`.)"""
+        if self.phrases is None or not (match.command or "").startswith("action"):
+            return None
+        n = self.phrases.prefix_length(words, match)
+        prefix, said = tuple(words[:n]), tuple(words[n:])
+        listed = self.phrases.by_tokens
+        tail: tuple[str, ...] = ()
+        if said not in listed and self.phrases.filler:  # « … s'il te plaît »: the filler after it
+            bare = self.phrases.unfilled(said)[1]
+            if said[:len(bare)] == bare:
+                said, tail = bare, said[len(bare):]
+        if said not in listed or self.phrases.sampled:
+            # a line no likelier than its rivals (a sample's moves are said through the
+            # templates alone, `fsg.automaton`): the confidence says enough
+            return None
+        # the rivals the legal weighting put below it: lines not listed (not legal now)
+        rivals = [r for r in self.phrases.rivals(said) if r not in listed and all(t in self._known for t in r)]
+        if not rivals:
+            return None
+        from rapidfuzz import fuzz, process
+
+        mine = _phone_string(" ".join(said), self._prons)
+        sounds = [_phone_string(" ".join(r), self._prons) for r in rivals]
+        near = [rivals[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
+        read = self.phrases.read
+        if read is not None:  # a rival that reads as the same command is none (an alias)
+            own = read(match.phrase, match.speaker)
+            near = [r for r in near if (p := self.phrases.resolve(prefix + r)) is None
+                    or own is None or read(p.phrase, match.speaker) != own]
+        near = near[:RIVALS]
+        if not near:
+            return None
+        heard = self._score_among([prefix + said + tail])
+        other = self._score_among([prefix + r + tail for r in near])
+        if heard is None:
+            return None
+        if other is None:
+            return 1e9
+        return (heard[0] - other[0]) / max(1, heard[1]) * 1e4
+
+    def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int] | None:
+        """The same sound decoded again among these word sequences alone, each as likely as any
+        other (no grammar prior): (the best path's score, ln; frames), or None when none fits."""
+        fa = Automaton()
+        fa.words(candidates, fa.start, fa.final, flat=True)
+        with self._lock:
+            d = self._decoder
+            self._add_fsg("rival", fa)
+            d.activate_search("rival")
+            try:
+                d.set_cmn(self.cmn_used)
+                d.start_utt()
+                d.process_raw(b"".join(self._heard), False, False)  # streamed, as this decoder always is
+                d.end_utt()
+                hyp = d.hyp()
+                frames = d.n_frames()
+            finally:
+                d.activate_search(f"s{self._search}")
+                d.remove_search("rival")
+        if hyp is None or not hyp.hypstr:
+            return None
+        return _ln(hyp.score), frames
 
     def _agreement(self, phones: list[str], phrase: str, prefix: str = "") -> tuple[float, float]:
         from rapidfuzz import fuzz, process
