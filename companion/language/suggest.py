@@ -17,6 +17,7 @@ speaker adds (articles, « en », "at", « qu'est-ce »: `SMALL`) and single let
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import re
 from collections import Counter
@@ -100,7 +101,8 @@ def nearest_phrases(line: str, phrases: Sequence[tuple[str, str | None]], lang: 
     return list(best.values())
 
 
-def _words(text: str, lang: str) -> list[str]:
+@functools.lru_cache(maxsize=16384)  # the phrases listed now are mostly those listed at the last miss
+def _words(text: str, lang: str) -> tuple[str, ...]:
     """Folded words, number words as digits (text2num, when the text has no digit: 2kissa10's
     equations are digits already); a letter and the number after it are one word, a cell
     (« C4 » and « c 4 » are c4), as rare as that cell is."""
@@ -116,7 +118,7 @@ def _words(text: str, lang: str) -> list[str]:
             out[-1] += t
         else:
             out.append(t)
-    return out
+    return tuple(out)
 
 
 def _values(phrases: Iterable[str]) -> set[str]:
