@@ -92,12 +92,16 @@ def in_grammar(phrase: str, grammar: dict[str, Any]) -> bool:
     return all(any(_fits(t, step, slots) for t in templates) for step in steps)
 
 
-def understood(ui: Any, phrase: str, match: Match[Any, Any], seat: int, lang: str = "en") -> tuple[str, str | None]:
+def understood(ui: Any, phrase: str, match: Match[Any, Any], seat: int, lang: str = "en",
+               outputs: list[Any] | None = None) -> tuple[str, str | None]:
     """(outcome, command) of the one record a session core logs for `phrase` typed by `seat`,
-    on a replica of `match` (the state stays as it was)."""
+    on a replica of `match` (the state stays as it was); what it answered added to `outputs`."""
     core = SessionCore(ui.game.name, ui.probe(), replica(match), [Seat(p) for p in match.players], lang=lang)
     core.start()
-    taken = [o for o in core.handle(Line(phrase, seat=seat)) if isinstance(o, InputTaken)]
+    out = core.handle(Line(phrase, seat=seat))
+    if outputs is not None:
+        outputs += out
+    taken = [o for o in out if isinstance(o, InputTaken)]
     assert len(taken) == 1, (phrase, taken)  # one record per input
     return taken[0].outcome, taken[0].command
 

@@ -19,7 +19,9 @@ from companion.core import Match, find
 from companion.games.base import FALL_THROUGH
 from companion.games.kaliko.commands import WORDS as KALIKO_WORDS
 from companion.language import groups, spoken
-from companion.session.commands import global_command, understand
+from companion.session.commands import global_command
+from companion.session.outputs import Say
+from tests.test_phrases_sayable import understood
 
 # word groups that are never a whole line of their own: filler and question words inside a
 # line, and the answers to a question the game asked (read before any shared word)
@@ -86,6 +88,7 @@ def test_score_reaches_each_game(game, command):
     ui = pkg.UI(rules)
     match = Match(rules, ["Marie", "Paul", "Zoé"][: max(entry.min_players, 2)], 5)
     for line in ("score", "Scores"):
-        kind, got, intent = understand(ui, line, match, match.current)
+        said: list[object] = []
+        kind, got = understood(ui, line, match, match.current, "en", said)
         assert (kind, got) == ("answer", command)
-        assert intent.utterances
+        assert any(isinstance(o, Say) for o in said)

@@ -12,19 +12,7 @@ the others' status).
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.core.text import fold
-from companion.games.base import (
-    FALL_THROUGH,
-    Act,
-    Answer,
-    Ask,
-    Confirm,
-    Refuse,
-    Seq,
-    action_command,
-)
 from companion.language import cached, groups
 from companion.language.grammar import strip_filler
 
@@ -49,22 +37,3 @@ def global_command(text: str) -> str | None:
     lookup = _lookup()
     word = lookup.get(fold(text))
     return word if word is not None else lookup.get(strip_filler(text)) or None
-
-
-def understand(ui: Any, text: str, match: Any, seat: int) -> tuple[str, str | None, Any]:
-    """How a line is taken when nothing is pending, as the session takes it:
-    (kind, command, intent). `kind` is "shared" (a shared word), "act", "confirm", "ask",
-    "answer", "refuse", "seq" or "not_understood"; `command` names what was understood."""
-
-    word = global_command(text)
-    if word is not None and word not in FALL_THROUGH:
-        return "shared", word, None
-    intent = ui.parse(text, match, seat)
-    if intent is None:
-        return ("shared", word, None) if word is not None else ("not_understood", None, None)
-    kinds = ((Act, "act"), (Confirm, "confirm"), (Ask, "ask"), (Answer, "answer"), (Refuse, "refuse"), (Seq, "seq"))
-    kind = next(k for cls, k in kinds if isinstance(intent, cls))
-    command = intent.command
-    if command is None and isinstance(intent, (Act, Confirm)):
-        command = action_command(ui.game, intent.action)
-    return kind, command, intent

@@ -211,7 +211,7 @@ def test_resume_mid_game_from_the_journal(tmp_path):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_what_is_sayable_while_drawing_is_understood_as_listed(lang):
-    from companion.session.commands import understand
+    from tests.test_phrases_sayable import understood
 
     rules, ui, match, session, lines = table(lang, 4, hand_size=3)
     for _step in range(3):  # the start tile, then each hand
@@ -221,10 +221,10 @@ def test_what_is_sayable_while_drawing_is_understood_as_listed(lang):
         assert len(draws) == len(match.state.bag)
         assert {"template": "tire {tiles}" if lang == "fr" else "drew {tiles}", "command": "action"} in sayable.grammar["rules"]
         for phrase, command in draws[:20]:
-            kind, got, _ = understand(ui.probe(), phrase, match, seat)
+            kind, got = understood(ui, phrase, match, seat, lang)
             assert got == command and kind == "act", (phrase, kind, got)
         for phrase, command in [p for p in sayable.concrete if not p[1].startswith("action:")]:
-            kind, got, _ = understand(ui.probe(), phrase, match, seat)  # a reading (« chemin 1 » on an empty board: refused)
+            kind, got = understood(ui, phrase, match, seat, lang)  # a reading (« chemin 1 » on an empty board: refused)
             assert got == command and kind in ("shared", "answer", "refuse"), (phrase, kind, got)
         match.play(seat, Drew(tuple(sorted(match.state.bag)[: match.state.owed])))
 
