@@ -656,3 +656,20 @@ def count_plays(
     finder.walk()
     scores = list(finder.scores.values()) if finder.scores_only else [f.score for f in finder.found.values()]
     return len(scores), max(scores, default=0), finder.complete
+
+
+# --- the compiled twin (native.py); not compiled itself ---
+# Issue 26: the same search compiled by mypyc, used only when it was built from exactly
+# these sources (native.py names it by their sha256); else this pure module runs. The pure
+# functions stay reachable in PURE (the tests compare both on the same positions).
+from types import SimpleNamespace  # noqa: E402
+
+from . import native as _native  # noqa: E402
+
+PUBLIC = ("Found", "Finder", "open_ends", "constraints_key", "all_plays", "best_play", "naive_plays",
+          "search_best", "search_plays", "count_plays")
+PURE = SimpleNamespace(**{_n: globals()[_n] for _n in PUBLIC})
+_twin = _native.load()
+if _twin is not None:
+    globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
+COMPILED = _twin is not None
