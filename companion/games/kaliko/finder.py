@@ -661,15 +661,23 @@ def count_plays(
 # --- the compiled twin (native.py); not compiled itself ---
 # Issue 26: the same search compiled by mypyc, used only when it was built from exactly
 # these sources (native.py names it by their sha256); else this pure module runs. The pure
-# functions stay reachable in PURE (the tests compare both on the same positions).
-from types import SimpleNamespace  # noqa: E402
+# finder stays reachable through `pure()` (the tests and the bench compare both).
+from types import ModuleType  # noqa: E402
 
 from . import native as _native  # noqa: E402
 
 PUBLIC = ("Found", "Finder", "open_ends", "constraints_key", "all_plays", "best_play", "naive_plays",
           "search_best", "search_plays", "count_plays")
-PURE = SimpleNamespace(**{_n: globals()[_n] for _n in PUBLIC})
-_twin = _native.load()
-if _twin is not None:
-    globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
-COMPILED = _twin is not None
+COMPILED = False
+if __name__.endswith(".finder"):  # the module itself, not its pure copy (native.pure_copy)
+    _twin = _native.load()
+    if _twin is not None:
+        globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
+        COMPILED = True
+
+
+def pure() -> ModuleType:
+    """This finder in pure Python: this module, or when it runs compiled, a pure copy."""
+    import sys
+
+    return _native.pure_copy() if COMPILED else sys.modules[__name__]

@@ -91,6 +91,19 @@ def load() -> ModuleType | None:
     return module
 
 
+def pure_copy() -> ModuleType:
+    """finder.py run as pure Python under another name (its functions see its own classes)."""
+    name = "companion.games.kaliko.finder_pure"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, HERE / "finder.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
 def build(out: Path = OUT) -> str | None:
     """Compile the finder for the sources as they are now into `out`; None when done (or
     already there), else the one sentence saying why not. Older builds are removed."""
