@@ -131,7 +131,8 @@ def main() -> None:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     pos = positions(args.positions, seed)
     if args.times_only:
-        print(json.dumps(timings(pos)))
+        rows = timings(pos)
+        print(json.dumps({"finder": native.STATUS, "rows": rows}))
         return
     print(f"Kaliko best play on {len(pos)} fresh mid-game positions (7-tile hands), seed {seed} (--seed {seed} replays)")
     print(f"finder: {native.STATUS}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
@@ -151,7 +152,10 @@ def main() -> None:
     one = None
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", sys.executable, __file__, "--positions", str(args.positions), "--seed", str(seed), "--times-only"]
-        one = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        one = got["rows"]
+        same = "the same finder" if got["finder"] == native.STATUS else f"ANOTHER finder: {got['finder']}"
+        print(f"[taskset -c 0] run in a second process: {same}")
     other = summary(one, "taskset -c 0") if one else ["[taskset -c 0] taskset not found"] * len(lines)
     for a, b in zip(lines, other, strict=True):
         print(a)
