@@ -141,10 +141,12 @@ def main(argv: list[str]) -> int:
     if argv[:1] != ["build"]:
         print("usage: native.main([\"build\"])", file=sys.stderr)
         return 2
+    there = (OUT / (digest() + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))).exists()
     why = build()
     if why is not None:
         print(why, file=sys.stderr)
         return 1
-    print(f"Kaliko finder compiled: {OUT / digest()}", file=sys.stderr)
+    if not there:  # a second ./run setup says nothing
+        print(f"Kaliko finder compiled: {OUT / digest()}", file=sys.stderr)
     return 0
 
