@@ -8,8 +8,9 @@ check that the best score equals the maximum of the old exhaustive listing
 (`Finder(board, hand).run()`), and the wall time of what a player waits for within the
 deadline (« meilleur », `coups`) and of a bot's move within its work budget.
 Then the same timings with the process held to one core (`taskset -c 0`), printed beside.
-With `--mypyc`, also the CPU time of `best_play` with finder.py and paths.py compiled by mypyc
-(from a copy of the package in a temporary folder: nothing is built in the tree), beside.
+`best_play` is the finder as the companion imports it: compiled by mypyc when `./run setup`
+built it from these very sources (companion/games/kaliko/native.py; the line « finder: » says
+which ran), else pure Python; the pure finder (`finder.pure()`) is timed beside in the same run.
 
 Run: /work/main/.venv/bin/python bench/kaliko_best.py [--positions 30] [--seed S]
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
@@ -33,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kaliko_finder_old as old  # noqa: E402
 
 from companion.core import Match, Rng  # noqa: E402
-from companion.games.kaliko import search  # noqa: E402
+from companion.games.kaliko import finder as finder_module  # noqa: E402
+from companion.games.kaliko import native, search  # noqa: E402
 from companion.games.kaliko.bot import BUDGET, GreedyBot  # noqa: E402
 from companion.games.kaliko.finder import Finder, best_play, search_best  # noqa: E402
 from companion.games.kaliko.rules import Kaliko, packed_board  # noqa: E402
@@ -73,17 +76,20 @@ def timed(fn):  # type: ignore[no-untyped-def]
 
 
 def timings(pos: list[tuple[int, dict[int, int], list[int]]]) -> list[dict[str, float]]:
-    """CPU and wall times of the new and old best-play searches and of the waits."""
+    """CPU and wall times of the new (as imported, and pure) and old best-play searches and
+    of the waits."""
     rows = []
     for _seed, board, hand in pos:
         new, c_new, w_new = timed(lambda b=board, h=hand: best_play(b, h))
+        pure, c_pure, w_pure = timed(lambda b=board, h=hand: finder_module.pure().best_play(b, h))
+        assert (pure.placements if pure else None) == (new.placements if new else None)
         was, c_old, w_old = timed(lambda b=board, h=hand: old.best_play(b, h))
         (hint, proven), _, w_hint = timed(lambda b=board, h=hand: search.best_within(b, h, False, False))
         _, _, w_moves = timed(lambda b=board, h=hand: search.count_within(b, h, False, False))
         (_, bot_proven), _, w_bot = timed(lambda b=board, h=hand: search_best(b, h, budget=BUDGET))
         rows.append({
             "new": new.score if new else 0, "old": was.score if was else 0, "same": (new.placements if new else None) == (was.placements if was else None),
-            "c_new": c_new, "w_new": w_new, "c_old": c_old, "w_old": w_old,
+            "c_new": c_new, "w_new": w_new, "c_old": c_old, "w_old": w_old, "c_pure": c_pure, "w_pure": w_pure,
             "w_hint": w_hint, "hint_proven": proven, "w_moves": w_moves, "w_bot": w_bot, "bot_proven": bot_proven,
         })
     return rows
@@ -96,11 +102,17 @@ def summary(rows: list[dict[str, float]], label: str) -> list[str]:
 
     ratio_med = statistics.median(r["c_old"] for r in rows) / max(statistics.median(r["c_new"] for r in rows), 1e-9)
     ratio_max = max(r["c_old"] for r in rows) / max(max(r["c_new"] for r in rows), 1e-9)
+    pure_med = statistics.median(r["c_pure"] for r in rows) / max(statistics.median(r["c_new"] for r in rows), 1e-9)
+    pure_max = max(r["c_pure"] for r in rows) / max(max(r["c_new"] for r in rows), 1e-9)
     worst_wait = max(max(r["w_hint"], r["w_moves"]) for r in rows)
     return [
         f"[{label}] best_play CPU {med_max('c_new')} (wall {med_max('w_new')})",
+        f"[{label}] pure Python finder CPU {med_max('c_pure')} (wall {med_max('w_pure')})",
         f"[{label}] old finder CPU {med_max('c_old')} (wall {med_max('w_old')})",
-        f"[{label}] ratio old/new CPU: of medians {ratio_med:.2f}x, of maxima {ratio_max:.2f}x",
+        f"[{label}] ratio old/new CPU: of medians {ratio_med:.2f}x, of maxima {ratio_max:.2f}x; "
+        f"pure/new: {pure_med:.2f}x, {pure_max:.2f}x",
+        f"[{label}] targets (CPU): median <= 0.1 s {'met' if statistics.median(r['c_new'] for r in rows) <= 0.1 else 'NOT met'}, "
+        f"max <= 0.5 s {'met' if max(r['c_new'] for r in rows) <= 0.5 else 'NOT met'}",
         f"[{label}] « meilleur » within the deadline {search.DEADLINE:.2f} s: wall {med_max('w_hint')}, "
         f"proven best on {sum(bool(r['hint_proven']) for r in rows)}/{len(rows)}",
         f"[{label}] « coups » within the deadline: wall {med_max('w_moves')}; worst wait {worst_wait:.3f} s "
@@ -110,60 +122,29 @@ def summary(rows: list[dict[str, float]], label: str) -> list[str]:
     ]
 
 
-def compiled(rows: list[dict[str, float]], n: int, seed: int) -> str:
-    """best_play's CPU times with the finder compiled by mypyc, run from a copy of the package."""
-    import tempfile
-
-    root = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(root / "companion", Path(tmp) / "companion", ignore=shutil.ignore_patterns("__pycache__"))
-        mods = ["companion/games/kaliko/finder.py", "companion/games/kaliko/paths.py"]
-        build = subprocess.run([str(Path(sys.executable).parent / "mypyc"), "--ignore-missing-imports", *mods], cwd=tmp, capture_output=True, text=True)
-        if build.returncode != 0:
-            return f"[mypyc] could not build: {build.stdout[-300:]}{build.stderr[-300:]}"
-        (Path(tmp) / "bench").mkdir()
-        for name in ("kaliko_best.py", "kaliko_finder_old.py"):  # run from the copy: it imports the copy
-            shutil.copy(root / "bench" / name, Path(tmp) / "bench" / name)
-        cmd = [sys.executable, str(Path(tmp) / "bench" / "kaliko_best.py"), "--positions", str(n), "--seed", str(seed), "--best-only"]
-        got = json.loads(subprocess.run(cmd, cwd=tmp, check=True, capture_output=True, text=True).stdout)
-    if not got["module"].endswith(".so"):
-        return f"[mypyc] the copy ran uncompiled ({got['module']})"
-    times = got["times"]
-    old_med = statistics.median(r["c_old"] for r in rows)
-    old_max = max(r["c_old"] for r in rows)
-    return (f"[mypyc] best_play CPU median {statistics.median(times):.3f} s, max {max(times):.3f} s; ratio old/compiled: "
-            f"of medians {old_med / max(statistics.median(times), 1e-9):.2f}x, of maxima {old_max / max(max(times), 1e-9):.2f}x")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed)")
     ap.add_argument("--times-only", action="store_true", help="(internal) print the timings as JSON")
-    ap.add_argument("--mypyc", action="store_true", help="also time best_play compiled by mypyc")
-    ap.add_argument("--best-only", action="store_true", help="(internal) print best_play's CPU times as JSON")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     pos = positions(args.positions, seed)
-    if args.best_only:
-        import companion.games.kaliko.finder as finder_module
-
-        times = [timed(lambda b=b, h=h: best_play(b, h))[1] for _s, b, h in pos]
-        print(json.dumps({"times": times, "module": finder_module.__file__}))
-        return
     if args.times_only:
-        print(json.dumps(timings(pos)))
+        rows = timings(pos)
+        print(json.dumps({"finder": native.STATUS, "rows": rows}))
         return
     print(f"Kaliko best play on {len(pos)} fresh mid-game positions (7-tile hands), seed {seed} (--seed {seed} replays)")
+    print(f"finder: {native.STATUS}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     rows = timings(pos)
-    print(f"{'game seed':>10} {'tiles':>5} {'best':>4} {'max all':>7} {'new cpu':>8} {'old cpu':>8} {'ratio':>6}")
+    print(f"{'game seed':>10} {'tiles':>5} {'best':>4} {'max all':>7} {'new cpu':>8} {'pure cpu':>8} {'old cpu':>8} {'ratio':>6}")
     bad = 0
     for (game_seed, board, hand), r in zip(pos, rows, strict=True):
         listing = old.Finder(board, hand).run()  # exhaustive at 7 tiles: the reference maximum
         top = listing[0].score if listing else 0
         ok = r["new"] == top and r["same"]
         bad += not ok
-        print(f"{game_seed:>10} {len(board):>5} {int(r['new']):>4} {top:>7} {r['c_new']:>8.3f} {r['c_old']:>8.3f} "
+        print(f"{game_seed:>10} {len(board):>5} {int(r['new']):>4} {top:>7} {r['c_new']:>8.3f} {r['c_pure']:>8.3f} {r['c_old']:>8.3f} "
               f"{r['c_old'] / max(r['c_new'], 1e-9):>6.2f}{'' if ok else '  MISMATCH'}")
     print(f"best score equal to the exhaustive maximum (and the same play as the old finder) on "
           f"{len(rows) - bad}/{len(rows)} positions")
@@ -171,13 +152,14 @@ def main() -> None:
     one = None
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", sys.executable, __file__, "--positions", str(args.positions), "--seed", str(seed), "--times-only"]
-        one = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        one = got["rows"]
+        same = "the same finder" if got["finder"] == native.STATUS else f"ANOTHER finder: {got['finder']}"
+        print(f"[taskset -c 0] run in a second process: {same}")
     other = summary(one, "taskset -c 0") if one else ["[taskset -c 0] taskset not found"] * len(lines)
     for a, b in zip(lines, other, strict=True):
         print(a)
         print(b)
-    if args.mypyc:
-        print(compiled(rows, args.positions, seed))
     nodes = Finder(pos[0][1], pos[0][2], best_only=True)
     n0 = time.process_time()
     nodes.run()

@@ -26,7 +26,10 @@ bound on what the remaining tiles can add was tried and measured (bench/kaliko_b
 positions): at one tile left it stays ~25 points above the best found in median, and the
 walk is not bushy near its leaves (as many nodes at 5 tiles as at 6), so it pruned almost
 nothing and cost more than it saved; it is not kept. The walk itself (and so its node
-count, the bots' budget) is the same as before.
+count, the bots' budget) is the same as before. This module and paths.py also run compiled
+by mypyc when `./run setup` built them from these very sources (native.py and the end of
+this file), 1.8x faster on the same walk; what else was tried on the slowest positions and
+why it is not kept: docs/kaliko.md.
 """
 
 from __future__ import annotations
@@ -656,3 +659,28 @@ def count_plays(
     finder.walk()
     scores = list(finder.scores.values()) if finder.scores_only else [f.score for f in finder.found.values()]
     return len(scores), max(scores, default=0), finder.complete
+
+
+# --- the compiled twin (native.py); not compiled itself ---
+# Issue 26: the same search compiled by mypyc, used only when it was built from exactly
+# these sources (native.py names it by their sha256); else this pure module runs. The pure
+# finder stays reachable through `pure()` (the tests and the bench compare both).
+from types import ModuleType  # noqa: E402
+
+from . import native as _native  # noqa: E402
+
+PUBLIC = ("Found", "Finder", "open_ends", "constraints_key", "all_plays", "best_play", "naive_plays",
+          "search_best", "search_plays", "count_plays")
+COMPILED = False
+if __name__.endswith(".finder"):  # the module itself, not its pure copy (native.pure_copy)
+    _twin = _native.load()
+    if _twin is not None:
+        globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
+        COMPILED = True
+
+
+def pure() -> ModuleType:
+    """This finder in pure Python: this module, or when it runs compiled, a pure copy."""
+    import sys
+
+    return _native.pure_copy() if COMPILED else sys.modules[__name__]
