@@ -23,7 +23,7 @@ from companion.language.sayable import shared_phrases
 
 #: the held-out voices (never fitted on, docs/voice.md): English another synthesizer family,
 #: French the espeak-ng French variants no benchmark fits on (no other French synthesizer here)
-VOICES = {"en": ("flite:slt", "flite:kal16"), "fr": tuple(os.environ.get("VG_FR", "fr-ch,fr+klatt").split(","))}
+VOICES = {"en": ("flite:slt", "flite:kal16"), "fr": tuple(os.environ.get("VG_FR", "fr+klatt,fr+f5").split(","))}
 HUMAN = {"en": "Human", "fr": "Humain"}
 
 
@@ -63,20 +63,12 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
     import io
     import tempfile
 
-    from companion.cli.runner import load_game, make_session, table_options
     from companion.core import Rng
-    from companion.narration import Msg, catalog
 
     options = dict(options or {})
-    entry = find(game_name)
-    opts = table_options(entry, dict(options), 1, lang)
-    game, ui, bot_kinds = load_game(entry, opts, lang)
+    session = plan_session(game_name, lang, seed, bots, options)
+    game, ui, bot_kinds = session.plan_game, session.ui, session.bot_kinds
     kind = next(iter(bot_kinds))
-    names = [HUMAN[lang]] + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(bots)]
-    args = argparse.Namespace(verbosity=None, log=None, log_private=False)
-    with contextlib.redirect_stdout(io.StringIO()):
-        session = make_session(entry, game, ui, bot_kinds, names, [None] + [kind] * bots, seed, {}, None, None, args, lang)
-        session.start()
     match = session.match
     chooser = bot_kinds[kind](game, 0, Rng(seed).fork(999)) if bot else None
     out = Plan(game_name, lang, seed, bots, options)
@@ -115,27 +107,56 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
             choice = action_command(game, chooser.choose(match.state))
             want = choice if choice in listed else want
         before = len(match.history)
-        for _try in range(4):
-            line = say(listed[want], want)
-            if session.pending and (ear is None or (line is not None and line.text == listed[want])):
-                confirm(want)  # the read-back of the move said, or the game's own question
-            elif session.pending:
-                say(no, "no")  # another move read back: not that one
+        # the move said up to three times (the voices in turn), then, as a player whose words
+        # are not understood says something else, each other legal move twice, shortest first
+        others = [c for c in sorted(said, key=lambda c: len(listed[c].split())) if c != want]
+        for cmd in [want] * 3 + [c for c in others for _ in range(2)][:6]:
+            line = say(listed[cmd], cmd)
+            if session.pending and (ear is None or (line is not None and line.text == listed[cmd])):
+                confirm(cmd)  # the read-back of the move said, or the game's own question
+            for _ in range(2):  # another move read back, or never a sure « oui »: not that one
+                if not (asking(session) and not match.over and len(match.history) == before):
+                    break
+                say(no, "no")
             if len(match.history) > before or match.over:
                 break
         assert len(match.history) > before, ("the move was never taken", listed[want], out.said[-6:],
                                              [h and (h.heard, round(h.confidence, 3)) for h in out.heard[-6:]])
         out.moves += 1
     out.over = match.over
-    for _ in range(3):  # then leave: « quitte », the quit question, a sure « oui »
+    for _ in range(4):  # then leave: « quitte », the quit question, a sure « oui »
         if not session.running:
             break
-        say(word("quit", lang), "quit")
-        confirm("quit")
+        if session.core.quit_asked:
+            say(yes, "yes")
+        else:
+            say(word("quit", lang), "quit")
     # the table of `companion play` keeps a save, so it asks before quitting (in-process there
     # is none, and a sure « quit » quits): « oui », and once more where the first was doubted
     out.said += [(yes, "yes"), (yes, "yes")]
     return out
+
+
+def plan_session(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str, str] | None = None) -> Any:
+    """The session `companion play GAME --players Human --bots N --seed S` makes, started
+    (its opening said to nowhere); `.plan_game` (the game) and `.bot_kinds` set on it."""
+    import contextlib
+    import io
+
+    from companion.cli.runner import load_game, make_session, table_options
+    from companion.narration import Msg, catalog
+
+    entry = find(game_name)
+    opts = table_options(entry, dict(options or {}), 1, lang)
+    game, ui, bot_kinds = load_game(entry, opts, lang)
+    kind = next(iter(bot_kinds))
+    names = [HUMAN[lang]] + [catalog(lang).text(Msg("core.bot_name", n=i + 1)) for i in range(bots)]
+    args = argparse.Namespace(verbosity=None, log=None, log_private=False)
+    with contextlib.redirect_stdout(io.StringIO()):
+        session = make_session(entry, game, ui, bot_kinds, names, [None] + [kind] * bots, seed, {}, None, None, args, lang)
+        session.start()
+    session.plan_game, session.bot_kinds = game, bot_kinds
+    return session
 
 
 class Ear:
@@ -155,6 +176,7 @@ class Ear:
     def say(self, text: str, i: int) -> Any:
         from companion.inputs.voice import synth
         from companion.inputs.voice.listener import Listener
+        from companion.inputs.voice.recognizer import answer_phrases, answers_apart
         from companion.inputs.voice.sayable import sayable_now
         from companion.inputs.voice.sources import WavSource, write_wav
         from companion.session.inbox import Inbox
@@ -166,13 +188,23 @@ class Ear:
         write_wav(wav, pcm)
         s = self.session
         who = s.match.current if s.match.current is not None else 0
-        phrases = sayable_now(s.ui, s.match, who, self.lang).with_speakers(self.speakers)
+        if answers_apart(self.lang) and asking(s):  # as `table.start_voice` hears a yes/no question
+            phrases = answer_phrases(self.lang, None, self.speakers)
+        else:
+            phrases = sayable_now(s.ui, s.match, who, self.lang).with_speakers(self.speakers)
         inbox = Inbox()
         Listener(WavSource([wav]), self.recognizer, inbox, lambda: phrases, seat=None).start().join(60)
         line = inbox.get(0)
         if line is not None:
             s.loop.feed(line)
         return line
+
+
+def asking(session: Any) -> bool:
+    """A yes/no question waits (a read-back, the quit question): what `Hearable.asking` tells."""
+    from companion.session.core import Confirm, ReadBack
+
+    return bool(session.core.quit_asked or any(isinstance(p, (Confirm, ReadBack)) for p in session.pending.values()))
 
 
 def recording(p: Plan, path: Path, gap: float = 0.8) -> None:

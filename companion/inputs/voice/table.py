@@ -38,7 +38,7 @@ from companion.session.inbox import Inbox, Input, Line
 
 from .listener import Listener, TalkGate, Told
 from .options import add_voice_args
-from .recognizer import NoModel
+from .recognizer import NoModel, answer_phrases, answers_apart
 from .sayable import sayable_now
 
 
@@ -93,6 +93,10 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
             told_now = told.latest
             match, ui = told_now.match, told_now.ui
             who = seat if seat is not None else (told_now.seat if told_now.seat is not None else 0)
+            asked = getattr(told_now, "asking", ())
+            if answers_apart(lang) and (who in asked if seat is not None else bool(asked)):
+                # a yes/no question waits: the answer's own grammar (the game's is kept, issue 30)
+                return answer_phrases(lang, getattr(args, "voice_wake", None), speakers if seat is None else ())
             if last and last[0] is match and last[1] == who:
                 return last[2]
             ps = sayable_now(ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
