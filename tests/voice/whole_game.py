@@ -116,7 +116,8 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
         before = len(match.history)
         # the move said up to three times (the voices in turn), then, as a player whose words
         # are not understood says something else, each other legal move twice, shortest first
-        others = [c for c in sorted(said, key=lambda c: len(listed[c].split())) if c != want]
+        legal = [c for c in (action_command(game, a) for a in match.legal(0)) if c in listed]
+        others = [c for c in sorted(legal, key=lambda c: len(listed[c].split())) if c != want]
         for cmd in [want] * 3 + [c for c in others for _ in range(2)][:6]:
             line = say(listed[cmd], cmd)
             if session.pending and (ear is None or (line is not None and line.text == listed[cmd])):
