@@ -3,7 +3,12 @@ told by the session core (`Hearable.asking`), and the recogniser comes back to t
 grammar without building it again."""
 
 from companion.inputs.voice import synth
-from companion.inputs.voice.recognizer import SphinxRecognizer, answer_phrases, answers_apart, is_answer
+from companion.inputs.voice.recognizer import (
+    SphinxRecognizer,
+    answer_phrases,
+    answers_apart,
+    is_answer,
+)
 from companion.inputs.voice.sayable import sayable_now
 from companion.session.inbox import Line
 from tests.voice.needs import need_voice
