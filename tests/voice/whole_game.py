@@ -356,15 +356,21 @@ def tally(p: Plan, run: Run) -> dict[str, Any]:
                 if got.get("command") != command and fold(got.get("heard") or "") != fold(said)]
     return {"game": p.game, "lang": p.lang, "utterances": len(p.said), "heard": len(voice), "moves": p.moves,
             "read_backs": sum(1 for i in voice if i.get("outcome") == "confirm"),
-            "misheard": misheard, "played_misheard": played_misheard(misheard),
+            "misheard": misheard, "played_misheard": played_misheard(p, voice),
             "ended": run.ended, "quit": run.returncode == 0,
             "seconds": round(run.seconds, 1)}
 
 
-def played_misheard(misheard: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """The misheard lines carried out without a read-back: a move played (outcome « act »), or a
-    shared word that changes the game or the session (issue 24: nothing changes on a doubt)."""
+def played_misheard(p: Plan, voice: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The lines the table carried out without a read-back that the player never said: a move
+    played (outcome « act ») or a shared word that changes the game or the session, heard as
+    words no utterance of the plan had (issue 24: nothing changes on a doubt). A « oui » that
+    answers a read-back carries out what was read back, as the rule wants. Read from the log
+    alone: the recording's lines need not pair one to one with the plan's."""
     from companion.session.core import CHANGES_STATE
 
-    return [m for m in misheard if m[3] == "act" or (m[3] == "shared" and m[4] in CHANGES_STATE)]
-
+    said = {fold(text) for text, _c in p.said}
+    yes = {fold(w) for w, c in shared_phrases(p.lang) if c == "yes"}
+    return [(i.get("heard"), i.get("confidence"), i.get("outcome"), i.get("command")) for i in voice
+            if (i.get("outcome") == "act" or (i.get("outcome") == "shared" and i.get("command") in CHANGES_STATE))
+            and fold(i.get("heard") or "") not in said | yes]
