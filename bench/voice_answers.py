@@ -34,7 +34,8 @@ from companion.inputs.voice.sayable import sayable_now  # noqa: E402
 from companion.language.sayable import shared_phrases  # noqa: E402
 
 FIT = {"fr": synth.FR_VOICES, "en": synth.EN_VOICES}
-HELD_OUT = {"fr": synth.FR_HELD_OUT, "en": ("flite:slt", "flite:kal16", "flite:awb", "flite:rms")}
+#: fr-ch is left out: espeak-ng says these words with the very samples of fr (a fitting voice)
+HELD_OUT = {"fr": ("fr+klatt", "fr+Andy", "fr+f5"), "en": ("flite:slt", "flite:kal16", "flite:awb", "flite:rms")}
 TALK = {"fr": ["quelle heure est il", "passe moi le sel", "il pleut dehors", "bonne nuit tout le monde", "banane",
                "où sont mes lunettes", "c'est drôle", "attends une seconde", "qui veut du thé", "ouvre la fenêtre",
                "voilà", "ouais bon", "bof", "euh", "il y a du bruit"],
