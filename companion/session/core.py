@@ -293,10 +293,16 @@ class SessionCore:
         key = (len(m.history), id(m.history[-1]) if m.history else None, m.current, self.lang,
                tuple((k, id(v)) for k, v in self.views.items()))
         thinking = self.thinking is not None
+        asking = tuple(range(len(self.seats))) if self.quit_asked else tuple(
+            sorted(s for s, p in self.pending.items() if isinstance(p, (Confirm, ReadBack))))
         if key != self._hearable_key or self._hearable is None:
             self._hearable_key = key
             gen = self._hearable.generation + 1 if self._hearable is not None else 0
-            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen, thinking)
+            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen, thinking, asking)
+        elif self._hearable.asking != asking:
+            # a yes/no question asked or answered: the same replica, a new generation (issue 30)
+            self._hearable = replace(self._hearable, asking=asking, bot_thinking=thinking,
+                                     generation=self._hearable.generation + 1)
         elif self._hearable.bot_thinking != thinking:
             # the same sayable (the same generation: no grammar built again), a bot's search begun or done
             self._hearable = replace(self._hearable, bot_thinking=thinking)

@@ -217,6 +217,9 @@ class Hearable:
     #: a bot is choosing its move: a recording read as fast as possible waits for it, so that
     #: the next command is heard with the grammar of the human's turn, not the bot's
     bot_thinking: bool = False
+    #: the seats a yes/no question waits for (a read-back, the quit question: every seat): their
+    #: listeners hear the answer's own grammar, whose confidence is calibrated apart (issue 30)
+    asking: tuple[int, ...] = ()
 
 
 def replica(match: Any) -> Any:

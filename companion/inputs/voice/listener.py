@@ -53,6 +53,10 @@ TURN_SETTLE_S = 0.2
 #: of 55 listed phrases said right by espeak-ng (en-us, en+f3) none did (lowest 0.086). What is
 #: above it and below the session's threshold is read back, never carried out at once.
 TALK_FLOOR = 0.08
+#: per language where its confidence is on another scale: French through the English model
+#: (its own weights, recognizer.CONFIDENCE_FR) rates right lines far lower — « j'avance la
+#: sept » said right at 0.04 was dropped as talk, so no French game went past its first move
+TALK_FLOORS: dict[str, float] = {"fr": 0.01}
 
 #: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
 EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
@@ -419,7 +423,7 @@ class Listener:
             return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
                         nearest=self._nearest(heard))
         text = f"{who}: {result.line}" if who and self.seat is None else result.line
-        if result.confidence < TALK_FLOOR:
+        if result.confidence < TALK_FLOORS.get(getattr(self.recognizer, "lang", ""), TALK_FLOOR):
             return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard, talk=True)
         read = self._current.read if self._current is not None else None
         command = read(result.line, who) if read is not None else None

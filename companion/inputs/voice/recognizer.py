@@ -73,6 +73,22 @@ CONFIDENCE_BIAS = -0.676 + math.log(0.6 / 0.4) - math.log(0.4 / 0.6)
 CONFIDENCE_FR = ((0.2041, 0.4577, 0.0, -7.3017, 0.0, 0.0003), -1.197)
 CONFIDENCE: dict[str, tuple[tuple[float, ...], float]] = {"en": (CONFIDENCE_WEIGHTS, CONFIDENCE_BIAS),
                                                            "fr": CONFIDENCE_FR}
+# While a yes/no question waits (a read-back, « Quitter la partie ? »), the grammar is the
+# answer's alone (`answer_phrases`): a few short words, so the same sound scores otherwise (a
+# long move forced onto « vas-y » fits it as well as unconstrained phones do) and its
+# confidence has weights of its own, fitted on heard « yes » lines only (the one answer that
+# changes anything). Languages not listed keep the game's grammar during a question. Fitted
+# by bench/voice_answers.py on the fitting voices, reported on held-out ones (docs/voice.md)
+# fr: bench/voice_answers.py --rates 150,175 (2026-12-02), 62 lines heard as « yes » of the
+# voices fr, fr+f3, fr-be, fr+m3 (all yes words, and what else a player may say then)
+ANSWER_CONFIDENCE: dict[str, tuple[tuple[float, ...], float]] = {
+    "fr": ((0.2641, 3.1881, 0.0943, 0.0, -1.8195, 0.0), -2.771)}
+#: an answer is short: a longer utterance heard while a question waits is no answer (a move
+#: said then, talk): the yes/no words last 0.6-1.2 s as espeak-ng says them, 0.7 s of pre-roll
+#: and hangover around them; a 2kissa10 equation or a Kaliko play takes 3 s or more
+ANSWER_MAX_SECONDS = 2.2
+#: the commands the answer grammar hears: the answer, « annule » (drops the question), « répète »
+ANSWER_COMMANDS = ("yes", "no", "undo", "repeat")
 # noise and silence may sit between and around words (measured on espeak-ng speech at 10 dB
 # SNR: 39/57 right instead of 36/57, and 3 utterances with no result instead of 8).
 # bestpath off: with it, pocketsphinx builds the grammar's word lattice for every hypothesis
@@ -162,9 +178,29 @@ def logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
-def confidence_of(features: tuple[float, ...], lang: str = "en") -> float:
-    weights, bias = CONFIDENCE.get(lang, CONFIDENCE["en"])
+def confidence_of(features: tuple[float, ...], lang: str = "en", answering: bool = False) -> float:
+    weights, bias = (ANSWER_CONFIDENCE.get(lang) if answering else None) or CONFIDENCE.get(lang, CONFIDENCE["en"])
     return logistic(sum(w * f for w, f in zip(weights, features, strict=True)) + bias)
+
+
+def answers_apart(lang: str) -> bool:
+    """A yes/no question is heard with the answer's own grammar in `lang` (`ANSWER_CONFIDENCE`)."""
+    return lang in ANSWER_CONFIDENCE
+
+
+def answer_phrases(lang: str, wake: str | None = None, speakers: list[str] | tuple[str, ...] = ()) -> PhraseSet:
+    """The grammar of an answer to a yes/no question: the shared words of `ANSWER_COMMANDS`
+    (marked `answering`: the recogniser keeps the game's grammar aside and calibrates apart)."""
+    from companion.language.sayable import shared_phrases
+
+    ps = PhraseSet.build([(p, c) for p, c in shared_phrases(lang) if c in ANSWER_COMMANDS], None, lang,
+                         wake=wake, speakers=list(speakers))
+    ps.answering = True  # type: ignore[attr-defined]
+    return ps
+
+
+def is_answer(phrases: PhraseSet | None) -> bool:
+    return bool(getattr(phrases, "answering", False))
 
 
 def to_pcm16(samples: np.ndarray) -> bytes:
@@ -211,6 +247,8 @@ class SphinxRecognizer:
         #: the last utterance's margin over its nearest rival (`_rival_margin`), for the figures
         self.last_rival: float | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
+        self._game: tuple[Any, ...] | None = None  # the game's grammar's state while an answer is heard
+        self._answer_key: str | None = None
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -230,9 +268,16 @@ class SphinxRecognizer:
         """Use these phrases from the next utterance on (recompiled only when they changed)."""
         key = phrases.key()
         with self._lock:
+            if is_answer(phrases) and self._search and self._answer(phrases, key):
+                return
             if key == self._key:
+                if self._game is not None:  # back from an answer: the game's grammar was kept
+                    self._decoder.activate_search(f"s{self._search}")
+                    self._pron, self._prons, self._legal, self._legal_make = self._game
+                    self._game = None
                 self.phrases = phrases
                 return
+            self._game = None
             import pocketsphinx
 
             prons = self.lexicon.pronounce(phrases.vocabulary)
@@ -282,6 +327,26 @@ class SphinxRecognizer:
             self._legal_make = phrases.every_move if phrases.sampled else None
             self._prons = prons
             self.phrases, self._key = phrases, key
+
+    def _answer(self, phrases: PhraseSet, key: str) -> bool:
+        """The answer's grammar, the game's kept aside to come back to at once (2kissa10's
+        takes seconds to build). Its words are shared words, already known."""
+        prons = self.lexicon.pronounce(phrases.vocabulary)
+        if any(t not in self._known for t in prons):
+            return False  # built as any other grammar
+        if self._game is None:
+            self._game = (self._pron, self._prons, self._legal, self._legal_make)
+        if self._answer_key != key:
+            if self._answer_key is not None:
+                self._decoder.activate_search(f"s{self._search}")
+                self._decoder.remove_search("answer")
+            self._add_fsg("answer", automaton(phrases, shared_commands(self.lang)))
+            self._answer_key = key
+        self._decoder.activate_search("answer")
+        self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
+        self._prons, self._legal, self._legal_make = prons, None, None
+        self.phrases = phrases
+        return True
 
     # ------------------------------------------------------------------ decoding
     def recognize(self, pcm: np.ndarray) -> Result:
@@ -425,7 +490,7 @@ class SphinxRecognizer:
             elif again != words:
                 text, words, corrected = " ".join(again), again, True
                 match = self.phrases.resolve(words)
-        if match is None:
+        if match is None or (is_answer(self.phrases) and frames > ANSWER_MAX_SECONDS * 100):
             return Result(text, None, None, 0.0)
         # issue 24 §3: a move (or a line of the whole language) that stands close to another
         # command when legality weighs nothing is read back, whatever its confidence
@@ -441,7 +506,7 @@ class SphinxRecognizer:
         sim, margin = self._agreement(phones, match.phrase, prefix)
         feats = (llr, sim, margin, _filler_share(segs, frames),
                  _length_mismatch(phones, f"{prefix} {match.phrase}", self._prons), _worst_word(segs, loop))
-        confidence = confidence_of(feats, self.lang)
+        confidence = confidence_of(feats, self.lang, is_answer(self.phrases))
         if corrected:  # not what the grammar heard first: read back before it is played
             confidence = min(confidence, CORRECTED_CONFIDENCE)
         return Result(text, match.phrase, match.command, confidence, feats)

@@ -38,7 +38,7 @@ from companion.session.inbox import Inbox, Input, Line
 
 from .listener import Listener, TalkGate, Told
 from .options import add_voice_args
-from .recognizer import NoModel
+from .recognizer import NoModel, answer_phrases, answers_apart
 from .sayable import sayable_now
 
 
@@ -67,6 +67,30 @@ def table_speakers(seats: list[Any], own: set[int]) -> list[str]:
     return names if len(names) > 1 else []
 
 
+def told_phrases(told: Told, seat: int | None, lang: str, speakers: list[str], wake: str | None = None) -> Any:
+    """What a listener of `seat` (None: the table's microphone, where `speakers` may name
+    themselves) hears now: a function the listener asks at every utterance."""
+    last: list[Any] = []  # the replica told, the seat, and the phrases made for them
+
+    def now() -> Any:
+        # issue 24 §4: from the replica the core told (made in the loop's thread), never the
+        # live match; asked at every utterance, made again only when a new one was told
+        told_now = told.latest
+        match, ui = told_now.match, told_now.ui
+        who = seat if seat is not None else (told_now.seat if told_now.seat is not None else 0)
+        asked = getattr(told_now, "asking", ())
+        if answers_apart(lang) and (who in asked if seat is not None else bool(asked)):
+            # a yes/no question waits: the answer's own grammar (the game's is kept, issue 30)
+            return answer_phrases(lang, wake, speakers if seat is None else ())
+        if last and last[0] is match and last[1] == who:
+            return last[2]
+        ps = sayable_now(ui, match, who, lang).with_wake(wake)
+        ps = ps.with_speakers(speakers) if seat is None else ps
+        last[:] = [match, who, ps]
+        return ps
+    return now
+
+
 def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: str | None = None) -> list[Listener]:
     """Start the listeners the options ask for (none when there is no voice option).
 
@@ -85,21 +109,7 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
     ptt = getattr(args, "voice_ptt", None) is not None
 
     def phrases_for(seat: int | None, told: Told) -> Any:
-        last: list[Any] = []  # the replica told, the seat, and the phrases made for them
-
-        def now() -> Any:
-            # issue 24 §4: from the replica the core told (made in the loop's thread), never the
-            # live match; asked at every utterance, made again only when a new one was told
-            told_now = told.latest
-            match, ui = told_now.match, told_now.ui
-            who = seat if seat is not None else (told_now.seat if told_now.seat is not None else 0)
-            if last and last[0] is match and last[1] == who:
-                return last[2]
-            ps = sayable_now(ui, match, who, lang).with_wake(getattr(args, "voice_wake", None))
-            ps = ps.with_speakers(speakers) if seat is None else ps
-            last[:] = [match, who, ps]
-            return ps
-        return now
+        return told_phrases(told, seat, lang, speakers, getattr(args, "voice_wake", None))
 
     def listening(listener: Listener) -> Listener:
         # the core tells what is sayable as an output (`Hearable`), which the table hands on
