@@ -61,8 +61,10 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
     « non » to a read-back of another, the move again (the other voice) when it was not
     understood; a move heard as another and played is the game's new state. Without `hear`,
     the phrases are typed (the plan a perfect recogniser would need)."""
+    import atexit
     import contextlib
     import io
+    import shutil
     import tempfile
 
     from companion.core import Rng
@@ -76,6 +78,7 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
     out = Plan(game_name, lang, seed, bots, options)
     yes, no = word("yes", lang), word("no", lang)
     tmp = Path(tempfile.mkdtemp(prefix="whole-game-"))
+    atexit.register(shutil.rmtree, tmp, True)  # the plan's own utterances, whatever ends it
     ear = Ear(lang, session, tmp, gap) if hear else None
 
     def say(text: str, command: str) -> Any:
@@ -141,6 +144,7 @@ def plan(game_name: str, lang: str, seed: int, bots: int = 1, options: dict[str,
             say(word("quit", lang), "quit")
     if ear is not None:
         ear.close()
+    shutil.rmtree(tmp, ignore_errors=True)
     # the table of `companion play` keeps a save, so it asks before quitting (in-process there
     # is none, and a sure « quit » quits): « oui », and once more where the first was doubted
     out.said += [(yes, "yes"), (yes, "yes")]
