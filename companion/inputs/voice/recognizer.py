@@ -531,21 +531,7 @@ class SphinxRecognizer:
         if not candidates:
             return None
         legal = " ".join(nearest[0]) == heard  # what was heard is a legal move
-        fa = Automaton()
-        fa.words(candidates, fa.start, fa.final)
-        with self._lock:
-            d = self._decoder
-            self._add_fsg("legal", fa)
-            d.activate_search("legal")
-            try:
-                d.set_cmn(self.cmn_used)
-                d.start_utt()
-                d.process_raw(b"".join(self._heard), False, False)  # streamed, as this decoder always is
-                d.end_utt()
-                hyp = d.hyp()
-            finally:
-                d.activate_search(f"s{self._search}")
-                d.remove_search("legal")
+        hyp, _frames = self._decode_again("legal", candidates)
         if hyp is not None and hyp.hypstr:
             return hyp.hypstr.split()
         return list(words) if legal else None
@@ -601,25 +587,29 @@ class SphinxRecognizer:
     def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int] | None:
         """The same sound decoded again among these word sequences alone, each as likely as any
         other (no grammar prior): (the best path's score, ln; frames), or None when none fits."""
+        hyp, frames = self._decode_again("rival", candidates, flat=True)
+        if hyp is None or not hyp.hypstr:
+            return None
+        return _ln(hyp.score), frames
+
+    def _decode_again(self, name: str, candidates: list[tuple[str, ...]], flat: bool = False) -> tuple[Any, int]:
+        """The utterance just heard decoded again with a grammar of these word sequences alone
+        (`flat`: each as likely as any other), the game's search back after: (hypothesis, frames)."""
         fa = Automaton()
-        fa.words(candidates, fa.start, fa.final, flat=True)
+        fa.words(candidates, fa.start, fa.final, flat=flat)
         with self._lock:
             d = self._decoder
-            self._add_fsg("rival", fa)
-            d.activate_search("rival")
+            self._add_fsg(name, fa)
+            d.activate_search(name)
             try:
                 d.set_cmn(self.cmn_used)
                 d.start_utt()
                 d.process_raw(b"".join(self._heard), False, False)  # streamed, as this decoder always is
                 d.end_utt()
-                hyp = d.hyp()
-                frames = d.n_frames()
+                return d.hyp(), d.n_frames()
             finally:
                 d.activate_search(f"s{self._search}")
-                d.remove_search("rival")
-        if hyp is None or not hyp.hypstr:
-            return None
-        return _ln(hyp.score), frames
+                d.remove_search(name)
 
     def _agreement(self, phones: list[str], phrase: str, prefix: str = "") -> tuple[float, float]:
         from rapidfuzz import fuzz, process
