@@ -209,8 +209,10 @@ class SessionCore:
         self._voice_taken = False
         self._in_hand: Line | None = None  # the line being taken
         self._misses: dict[int | None, int] = {}  # voice lines not understood in a row, per seat
-        # a query heard with little confidence, per seat: answered when heard so twice in a row
-        self._doubted: dict[int | None, str] = {}
+        # a query heard with little confidence, per seat, with the number of the line it came
+        # in: answered when heard so twice in a row (no other line between the two)
+        self._doubted: dict[int | None, tuple[str, int]] = {}
+        self._lines = 0  # lines taken so far, of every source
         self._doubting = False  # the line in hand was heard with little confidence (issue 24)
         self._named = False  # the line in hand named its player (« Paul: bref ») or came from a seat's page
         # What the table has besides the game (the token reader), through the public seam only.
@@ -586,6 +588,7 @@ class SessionCore:
         return (humans[0] if humans else None), line
 
     def _line(self, item: Line, drained: bool = False) -> None:
+        self._lines += 1
         raw = item.text.strip()
         seat, text = (item.seat, raw) if item.seat is not None else self.seat_of(raw)
         self._named = item.seat is not None or text != raw
@@ -631,7 +634,8 @@ class SessionCore:
         that is no command (people talking at the table) ends there: logged, nothing changed,
         nothing said, nobody cut off. True: the line is used up."""
         heard = (item.heard if item.heard is not None else item.text).strip()
-        if heard:
+        # talk into a seat's own microphone is that player's, not the table's: not printed
+        if heard and not (item.talk and item.seat is not None):
             utt = say("core.voice.heard", Priority.TEXT, None, None, text=Raw(heard))
             self._out.append(Echo(None, utt, self._lang(None), self._verb(None)))
         if item.talk:
@@ -791,10 +795,10 @@ class SessionCore:
         companion speak): it is a miss (the short earcon, then « Je n'ai pas compris » with the
         nearest command), unless the same was heard so just before — two hearings that agree
         are answered. True: the line is used up as a miss."""
-        if self._doubted.get(seat) == key:
+        if self._doubted.get(seat) == (key, self._lines - 1):
             del self._doubted[seat]
             return False
-        self._doubted[seat] = key
+        self._doubted[seat] = (key, self._lines)
         self._not_understood(line, seat)
         return True
 

@@ -119,3 +119,23 @@ def test_nearest_commands_that_tell_a_secret_go_to_their_player_alone():
     said = says(c.handle(Line("repeet")))
     # two humans, no private channel: the suggestions (drawn from what Marie may do) are withheld
     assert said == [(0, "I did not understand “repeet”.", False), (0, 'Say "help" to hear what you can say.', False)]
+
+
+def test_talk_into_a_seats_own_microphone_is_not_printed_for_the_table():
+    c = core()
+    out = c.handle(Line("", seat=0, source="voice", confidence=0.1, heard="I have two left", talk=True))
+    assert not echoed(out) and not of(out, Say)
+    assert [(t.outcome, t.seat) for t in of(out, InputTaken)] == [("talk", 0)]
+
+
+def test_a_doubtful_query_is_answered_when_heard_so_twice_in_a_row_only():
+    c = core()
+    first = c.handle(Line("status", source="voice", confidence=0.3))
+    assert of(first, Cue) and not says(first)  # a miss: the short earcon, nothing said
+    answer = says(c.handle(Line("status", source="voice", confidence=0.3)))  # the same, right after
+    assert answer and not any("understand" in t for _l, t, _p in answer)
+    c.handle(Line("status", source="voice", confidence=0.3))
+    c.handle(Line("x", source="voice", confidence=0.3, heard="x", nearest="repeat"))  # another line between
+    again = says(c.handle(Line("status", source="voice", confidence=0.3)))
+    assert any("understand" in t for _l, t, _p in again) and not any(t in again for t in answer)
+

@@ -10,6 +10,7 @@ from companion.inputs.voice.listener import TALK_FLOOR, Listener
 from companion.inputs.voice.recognizer import Result
 from companion.inputs.voice.sayable import sayable_now
 from companion.inputs.voice.sources import write_wav
+from companion.inputs.voice.whisper import Transcript, WhisperResult
 from companion.session.core import CONFIDENCE_THRESHOLD
 from companion.session.inbox import Inbox
 from companion.session.transcript import load
@@ -70,3 +71,7 @@ def test_the_listener_posts_talk_and_near_misses_as_such():
     near = listener.line_of(Result("repeet", None, None, 0.0))
     assert near.nearest == "repeat" and near.command is None and not near.talk
     assert listener.line_of(Result("", None, None, 0.0)) is None  # nothing heard: nothing posted
+    # Whisper's own words that are no listed phrase are what people said: talk, not a near miss
+    said = WhisperResult("so what did you think of it", None, None, 0.0, (), Transcript("so what did you think of it", -0.4, 0.1))
+    free = listener.line_of(said)
+    assert free.talk and free.nearest is None and free.command is None and free.heard == said.text

@@ -415,11 +415,17 @@ class Listener:
         themselves: the listed phrase (as typed: « Paul: mon plateau » is Paul's), with the words
         heard and the typed command the game's grammar reads it as on this listener's replica;
         below `TALK_FLOOR`, talk that is no command (printed as heard, nothing else); words
-        heard that are no listed phrase, the nearest phrase; nothing heard, nothing posted."""
+        heard that are no listed phrase, the nearest phrase (a free transcript that is none:
+        talk); nothing heard, nothing posted."""
         heard = result.text.strip() or None
         if result.line is None:
             if heard is None:
                 return None
+            if getattr(result, "transcript", None) is not None:
+                # a free transcript (Whisper) that is no listed phrase is what people said at
+                # the table, not a command near one: talk, printed as heard and nothing else
+                return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
+                            talk=True)
             return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
                         nearest=self._nearest(heard))
         text = f"{who}: {result.line}" if who and self.seat is None else result.line

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -169,20 +170,27 @@ class Nearest:
     best: Phrase | None = None
 
 
-_NORMAL: dict[str, list[str]] = {}
+_NORMAL: dict[tuple[str, int, int], list[str]] = {}
+_NORMAL_LOCK = threading.Lock()  # every listener's Whisper shares the cache
 
 
-def _normalised(key: str, lang: str, items: Sequence[str]) -> list[str]:
+def _normalised(lang: str, items: list[str]) -> list[str]:
     """The normalised phrases of a state, words joined by spaces, kept for the last two
     states (2kissa10's 95,000 legal moves: one string each, not a tuple of words, which took
-    some 70 MB more of `companion play`)."""
-    if key not in _NORMAL:
+    some 70 MB more of `companion play`). Keyed by the phrases themselves (a hash of them),
+    as the list is read by index beside them."""
+    key = (lang, len(items), hash(tuple(items)))
+    with _NORMAL_LOCK:
+        known = _NORMAL.get(key)
+    if known is not None:
+        return known
+    # grammar tokens are folded and apart from digits already: only number words change
+    made = [" ".join(normalise(text, lang)) if not NUMBER_WORDS.isdisjoint(text.split()) else text for text in items]
+    with _NORMAL_LOCK:
         while len(_NORMAL) >= 2:
             _NORMAL.pop(next(iter(_NORMAL)))
-        # grammar tokens are folded and apart from digits already: only number words change
-        _NORMAL[key] = [" ".join(normalise(text, lang)) if not NUMBER_WORDS.isdisjoint(text.split()) else text
-                        for text in items]
-    return _NORMAL[key]
+        _NORMAL[key] = made
+    return made
 
 
 class PhraseIndex:
@@ -197,7 +205,7 @@ class PhraseIndex:
         if phrases.every_move is not None:
             seen = set(self.tokens)
             self.tokens += [m for m in phrases.every_move() if m not in seen]
-        self.strings = _normalised(f"{self.lang}:{phrases.key()}:{len(self.tokens)}", self.lang, self.tokens)
+        self.strings = _normalised(self.lang, self.tokens)
 
     def normal(self, i: int) -> tuple[str, ...]:
         return tuple(self.strings[i].split())
