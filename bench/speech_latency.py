@@ -61,6 +61,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -202,13 +203,17 @@ class Limit:
         source = LIMIT_SOURCE.read_bytes()
         key = hashlib.sha256(source).hexdigest()[:16]
         cache = Path(tempfile.gettempdir()) / f"companion-bench-{os.getuid()}"
+        cache.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # a shared /tmp: run only what is in a folder of ours that nobody else may write
+        st = cache.lstat()
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+            raise RuntimeError(f"{cache} is not a private folder of this user: remove it")
         binary = cache / f"speech_limit-{key}"
         if binary.exists():
             return binary
         gcc = shutil.which("gcc") or shutil.which("cc")
         if gcc is None:
             raise RuntimeError("no C compiler (apt-get install gcc)")
-        cache.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = cache / f".speech_limit-{key}.{os.getpid()}"
         done = subprocess.run([gcc, "-O2", "-o", str(tmp), str(LIMIT_SOURCE), "-lespeak-ng", "-lm"],
                               capture_output=True, text=True)
