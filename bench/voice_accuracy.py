@@ -670,7 +670,9 @@ def rescore_row(engine: Any, got: Any, pcm: np.ndarray) -> dict[str, Any]:
         p = engine.phrases.resolve(list(tokens_of(r.text)))
         best, best_cmd = (p.phrase, p.command) if p is not None else (None, None)
     return {"r_line": r.line, "r_cmd": r.command, "r_conf": r.confidence, "r_feat": list(r.features), "r_ms": ms,
-            "r_best": best, "r_best_cmd": best_cmd, "r_free": getattr(r, "free", ""), "r_n": getattr(r, "candidates", 0)}
+            "r_best": best, "r_best_cmd": best_cmd, "r_free": getattr(r, "free", ""), "r_n": getattr(r, "candidates", 0),
+            "r_scores": [list(x) for x in getattr(r, "scores", ())], "r_free_score": list(getattr(r, "free_score", ())),
+            "r_first": [got.line, got.command, got.confidence]}
 
 
 def rescored(r: dict[str, Any], weights: tuple[float, ...], bias: float, gap: float) -> tuple[str | None, str | None, float]:
@@ -690,7 +692,8 @@ def rescore_fit(rows: list[dict[str, Any]], threshold: float) -> tuple[tuple[flo
     even-numbered out-of-grammar sentences): the weights by logistic regression of 'the line is
     the one said' (talk that got a line counts as wrong, weighted 3), the bias lowered until
     wrong state changes at `threshold` are at most WRONG_TARGET of the utterances; the cut the
-    one of most exact lines less three times the talk taken."""
+    one of the highest share of exact lines less the share of talk given a line (the
+    confidence then keeps the rest of the talk from being carried out)."""
     fit = [r for r in rows if is_fit(r) and r.get("r_feat")]
     said = [r for r in fit if not r.get("oog")]
     oog = [r for r in fit if r.get("oog")]
@@ -698,7 +701,8 @@ def rescore_fit(rows: list[dict[str, Any]], threshold: float) -> tuple[tuple[flo
     for gap in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 1e9):
         exact = sum(rescored(r, (0, 0, 0, 0), 10.0, gap)[0] == r["said"] for r in said)
         taken = sum(rescored(r, (0, 0, 0, 0), 10.0, gap)[0] is not None for r in oog)
-        score = exact / max(1, len(said)) - 3 * taken / max(1, len(oog))
+        score = exact / max(1, len(said)) - taken / max(1, len(oog))
+        print(f"  talk cut {gap:g}: exact {pct(exact, len(said))}, talk given a line {pct(taken, len(oog))}")
         if score > best_score + 1e-9:
             best_gap, best_score = gap, score
     xs = [r for r in fit if r.get("r_best") is not None and r["r_feat"][1] >= -best_gap]

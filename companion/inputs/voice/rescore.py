@@ -54,6 +54,12 @@ WINDOW_PAD = 0.5
 #: candidates aligned per call (CTranslate2's batch: measured faster than one by one, and than
 #: larger batches, whose cross-attention over the repeated encoder output grew worse than linearly)
 BATCH = 4
+#: added to a candidate's score per token: the sum of log-probabilities favours short lines
+#: (« what », « no »), as a recogniser without a word insertion bonus does (fitted on espeak-ng)
+TOKEN_BONUS = 0.0
+#: added to the score of the line pocketsphinx heard: its own acoustic evidence, with its
+#: grammar's prior (legal moves likelier), beside Whisper's (fitted on espeak-ng voices)
+SPHINX_BONUS = 3.0
 #: a line this far (nats per token) below the free transcript is talk (fitted on espeak-ng voices)
 TALK_GAP = 3.0
 #: the logistic's weights over `Rescored.features` and its bias (fitted by
@@ -132,7 +138,8 @@ class Rescorer:
             # a short window invites a repeated phrase to fill it: no 4-gram twice, and a length
             # bounded by the utterance's (2kissa10's longest move: some 40 tokens in 5 s)
             got = ct2.generate(enc, [[*self._tok.sot_sequence, self._tok.no_timestamps]], beam_size=1,
-                               max_length=min(MAX_TOKENS, 8 + int(8 * len(pcm) / RATE)), no_repeat_ngram_size=4)
+                               max_length=min(MAX_TOKENS, 8 + int(8 * len(pcm) / RATE)), no_repeat_ngram_size=3,
+                               repetition_penalty=1.2)
         ids = [t for t in got[0].sequences_ids[0] if t < self._tok.eot]
         return Encoded(np.asarray(enc), frames, ids, self._tok.decode(ids).strip(), t0)
 
@@ -191,6 +198,9 @@ class RescoredResult(Result):
     free: str = ""
     candidates: int = 0
     ms: float = 0.0
+    #: each candidate's (phrase, command, score, tokens) and the free transcript's (score, tokens)
+    scores: tuple[tuple[str, str | None, float, int], ...] = ()
+    free_score: tuple[float, int] = (0.0, 0)
 
 
 class RescoreRecognizer:
@@ -295,7 +305,8 @@ class RescoreRecognizer:
         if not cands:
             return got
         scored = self.rescorer.score(heard, [" ".join([*prefix, p.phrase]) for _t, p in cands])
-        post = posterior(scored.scores)
+        post = posterior([x + TOKEN_BONUS * n + (SPHINX_BONUS if p.phrase == got.line else 0.0)
+                          for x, n, (_t, p) in zip(scored.scores, scored.counts, cands, strict=True)])
         best = int(np.argmax(post))
         toks, phrase = cands[best]
         # the command's posterior: the lines that say the same command (aliases) add up
@@ -305,11 +316,12 @@ class RescoreRecognizer:
         agree = float(got.line is not None and got.line == phrase.phrase)
         feats = (math.log(max(same, 1e-6) / max(1e-6, 1 - same)), per_tok, agree, got.confidence)
         text = " ".join([*prefix, *toks])
+        seen = (tuple((p.phrase, p.command, x, n) for (_t, p), x, n in zip(cands, scored.scores, scored.counts, strict=True)),
+                (scored.free_score, scored.free_tokens))
         if per_tok < -TALK_GAP:  # Whisper heard something else far likelier: talk
-            return RescoredResult(text, None, None, 0.0, feats, got, scored.free, len(cands), scored.ms)
-        line = phrase.phrase
-        return RescoredResult(text, line, phrase.command, confidence_of(feats), feats, got, scored.free, len(cands),
-                              scored.ms)
+            return RescoredResult(text, None, None, 0.0, feats, got, scored.free, len(cands), scored.ms, *seen)
+        return RescoredResult(text, phrase.phrase, phrase.command, confidence_of(feats), feats, got, scored.free,
+                              len(cands), scored.ms, *seen)
 
 
 __all__ = ["ALL_UNDER", "RescoreRecognizer", "RescoredResult", "Rescorer", "Scored", "posterior"]
