@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
@@ -675,65 +676,102 @@ def rescore_row(engine: Any, got: Any, pcm: np.ndarray) -> dict[str, Any]:
             "r_first": [got.line, got.command, got.confidence]}
 
 
-def rescored(r: dict[str, Any], weights: tuple[float, ...], bias: float, gap: float) -> tuple[str | None, str | None, float]:
-    """(line, command, confidence) of a row under these confidence weights and talk cut."""
-    from companion.inputs.voice.rescore import logistic
+def rechosen(r: dict[str, Any], bonus: tuple[float, float]) -> tuple[str | None, str | None, tuple[float, ...]]:
+    """The line `RescoreRecognizer.rescore` takes from a row's candidate scores with this bonus
+    for pocketsphinx's line (`rescore.Fitted.bonus`, `per_logit`), and its features."""
+    from companion.inputs.voice import rescore as rs
 
-    feat = r.get("r_feat") or []
-    if r.get("r_best") is None or not feat:
+    sc = r.get("r_scores") or []
+    if not sc:
+        return r.get("r_line"), r.get("r_cmd"), tuple(r.get("r_feat") or ())
+    first, _cmd, conf = r["r_first"]
+    extra = rs.sphinx_bonus(conf, *bonus)
+    post = rs.posterior([x + (extra if p == first else 0.0) for p, _c, x, _n in sc])
+    i = int(np.argmax(post))
+    phrase, cmd, x, n = sc[i]
+    same = sum(float(q) for q, (p, c, _x, _n) in zip(post, sc, strict=True) if c == cmd and (cmd is not None or p == phrase))
+    free, _free_n = r["r_free_score"]
+    feats = (math.log(max(same, 1e-6) / max(1e-6, 1 - same)), (x - free) / max(1, n), float(first == phrase), conf)
+    return phrase, cmd, feats
+
+
+def rescored(r: dict[str, Any], weights: tuple[float, ...], bias: float, gap: float,
+             bonus: tuple[float, float] | None = None) -> tuple[str | None, str | None, float]:
+    """(line, command, confidence) of a row under these confidence weights, talk cut and bonus."""
+    from companion.inputs.voice import rescore as rs
+
+    fit = rs.fitted(r["lang"])
+    line, cmd, feat = rechosen(r, bonus or (fit.bonus, fit.per_logit))
+    if line is None or not feat:
         return r.get("r_line"), r.get("r_cmd"), r.get("r_conf", 0.0)
     if feat[1] < -gap:
         return None, None, 0.0
-    return r["r_best"], r["r_best_cmd"], logistic(float(np.dot(weights, feat)) + bias)
+    return line, cmd, rs.logistic(float(np.dot(weights, feat)) + bias)
 
 
-def rescore_fit(rows: list[dict[str, Any]], threshold: float) -> tuple[tuple[float, ...], float, float]:
-    """The talk cut and the confidence's logistic, fitted on the espeak-ng voices (and the
-    even-numbered out-of-grammar sentences): the weights by logistic regression of 'the line is
-    the one said' (talk that got a line counts as wrong, weighted 3), the bias lowered until
-    wrong state changes at `threshold` are at most WRONG_TARGET of the utterances; the cut the
-    one of the highest share of exact lines less the share of talk given a line (the
-    confidence then keeps the rest of the talk from being carried out)."""
-    fit = [r for r in rows if is_fit(r) and r.get("r_feat")]
+def rescore_fit(rows: list[dict[str, Any]], threshold: float) -> tuple[tuple[float, ...], float, float, tuple[float, float]]:
+    """pocketsphinx's bonus, the talk cut and the confidence's logistic, fitted on the espeak-ng
+    voices (and the even-numbered out-of-grammar sentences): the bonus of most exact lines; the
+    cut of the highest share of exact lines less the share of talk given a line (the confidence
+    then keeps the rest of the talk from being carried out); the weights by logistic regression
+    of 'the line is the one said' (talk that got a line counts as wrong, weighted 3), the bias
+    lowered until wrong state changes at `threshold` are at most WRONG_TARGET of the utterances."""
+    fit = [r for r in rows if is_fit(r) and r.get("r_scores")]
     said = [r for r in fit if not r.get("oog")]
     oog = [r for r in fit if r.get("oog")]
-    best_gap, best_score = 3.0, -1e9
+    bonus, best_exact = (0.0, 0.0), -1
+    for a in (0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 14.0):
+        for b in (0.0, 0.5, 1.0, 2.0):
+            exact = sum(rechosen(r, (a, b))[0] == r["said"] for r in said)
+            if exact > best_exact:
+                bonus, best_exact = (a, b), exact
+    print(f"\nrescore: pocketsphinx's bonus fitted on {len(said)} espeak-ng utterances: {bonus[0]:g} + {bonus[1]:g} × "
+          f"logit(its confidence), exact {pct(best_exact, len(said))} (pocketsphinx alone "
+          f"{pct(sum(r['line'] == r['said'] for r in said), len(said))})")
+    best, best_score = None, -1e9
     for gap in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 1e9):
-        exact = sum(rescored(r, (0, 0, 0, 0), 10.0, gap)[0] == r["said"] for r in said)
-        taken = sum(rescored(r, (0, 0, 0, 0), 10.0, gap)[0] is not None for r in oog)
-        score = exact / max(1, len(said)) - taken / max(1, len(oog))
-        print(f"  talk cut {gap:g}: exact {pct(exact, len(said))}, talk given a line {pct(taken, len(oog))}")
+        w_raw, b_raw = _rescore_confidence(fit, said, gap, bonus, threshold)
+        exact = sum(rescored(r, w_raw, b_raw, gap, bonus)[0] == r["said"] for r in said)
+        taken = sum((g := rescored(r, w_raw, b_raw, gap, bonus))[0] is not None and g[2] >= threshold for r in oog)
+        score = exact / max(1, len(said)) - 3 * taken / max(1, len(oog))
+        print(f"  talk cut {gap:g}: exact {pct(exact, len(said))}, talk taken (conf >= {threshold}) {pct(taken, len(oog))}")
         if score > best_score + 1e-9:
-            best_gap, best_score = gap, score
-    xs = [r for r in fit if r.get("r_best") is not None and r["r_feat"][1] >= -best_gap]
-    if len(xs) < 4:
-        from companion.inputs.voice import rescore as rs
+            best, best_score = (gap, w_raw, b_raw), score
+    assert best is not None
+    best_gap, w_raw, b_raw = best
+    print(f"rescore fitted on {len(said)} espeak-ng utterances and {len(oog)} out-of-grammar sentences: talk cut "
+          f"{best_gap:g} nats per token below the free transcript; confidence weights "
+          f"{[round(v, 4) for v in w_raw]}, bias {b_raw:.3f}")
+    return w_raw, b_raw, best_gap, bonus
 
-        return rs.WEIGHTS, rs.BIAS, best_gap
-    x = np.array([r["r_feat"] for r in xs], dtype=float)
-    y = np.array([float(r["r_best"] == r["said"]) for r in xs])
-    sw = np.array([3.0 if r.get("oog") else 1.0 for r in xs])
+
+def _rescore_confidence(fit: list[dict[str, Any]], said: list[dict[str, Any]], gap: float, bonus: tuple[float, float],
+                        threshold: float) -> tuple[tuple[float, ...], float]:
+    """The confidence's logistic under this cut and bonus (see `rescore_fit`)."""
+    xs = [(r, rechosen(r, bonus)) for r in fit]
+    xs = [(r, line, feat) for r, (line, _c, feat) in xs if line is not None and feat and feat[1] >= -gap]
+    if len(xs) < 4:
+        return (0.0, 0.0, 0.0, 0.0), -10.0
+    x = np.array([feat for _r, _l, feat in xs], dtype=float)
+    y = np.array([float(line == r["said"]) for r, line, _f in xs])
+    sw = np.array([3.0 if r.get("oog") else 1.0 for r, _l, _f in xs])
     mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
     z = (x - mu) / sd
-    w, b = np.zeros(x.shape[1]), 0.0
-    for _ in range(4000):
-        p = 1 / (1 + np.exp(-(z @ w + b)))
+    w, b0 = np.zeros(x.shape[1]), 0.0
+    for _ in range(3000):
+        p = 1 / (1 + np.exp(-(z @ w + b0)))
         g = (p - y) * sw
         w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
         w = np.maximum(w, 0.0)  # each feature only ever raises the confidence
-        b -= 0.1 * g.sum() / sw.sum()
+        b0 -= 0.1 * g.sum() / sw.sum()
     w_raw = tuple(float(v) for v in w / sd)
-    b_raw = float(b - np.sum(w * mu / sd))
+    b_raw = float(b0 - np.sum(w * mu / sd))
     while True:
-        got = [(r, *rescored(r, w_raw, b_raw, best_gap)) for r in said]
+        got = [(r, *rescored(r, w_raw, b_raw, gap, bonus)) for r in said]
         wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm) and cf >= threshold)
         if wrong <= WRONG_TARGET * len(said) or b_raw < -50:
-            break
+            return w_raw, b_raw
         b_raw -= 0.05
-    print(f"\nrescore fitted on {len(said)} espeak-ng utterances and {len(oog)} out-of-grammar sentences: talk cut "
-          f"{best_gap:g} nats per token below the free transcript; confidence weights "
-          f"{[round(v, 4) for v in w_raw]}, bias {b_raw:.3f}")
-    return w_raw, b_raw, best_gap
 
 
 def rescore_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
@@ -745,13 +783,14 @@ def rescore_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
         return
     from companion.inputs.voice import rescore as rs
 
-    w, b, gap = rescore_fit(mine, threshold)
-    print(f"(in use in companion/inputs/voice/rescore.py: weights {list(rs.WEIGHTS)}, bias {rs.BIAS}, cut {rs.TALK_GAP})")
+    w, b, gap, bonus = rescore_fit(mine, threshold)
+    use = rs.fitted(lang)
+    print(f"(in use in companion/inputs/voice/rescore.py for {lang}: {use})")
     said = [r for r in mine if not r.get("oog")]
     conds = [c for c in CONDITIONS if any(r.get("cond", "clean") == c for r in said)]
     engines = {"sphinx": lambda r: (r["line"], r["got_cmd"], r["conf"]),
-               "rescore": lambda r: rescored(r, w, b, gap),
-               "rescore, no cut": lambda r: rescored(r, w, b, 1e9)}
+               "rescore (fitted)": lambda r: rescored(r, w, b, gap, bonus),
+               "rescore, in use": lambda r: rescored(r, use.weights, use.bias, use.talk_gap, (use.bonus, use.per_logit))}
     print(f"\n== {lang}: pocketsphinx against rescore (Whisper base scoring a shortlist), same utterances ==")
     for glabel, gsel in [("fitted voices (espeak-ng)", is_fit), ("held-out voices", lambda r: not is_fit(r))]:
         print(f"\n-- {glabel}: exact line --\n{'engine':16s}" + "".join(f"{c:>22s}" for c in conds))
@@ -882,6 +921,10 @@ def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
           f"median {statistics.median(ps):.0f} ms, p95 {np.percentile(ps, 95):.0f} ms")
 
 
+#: the engines whose memory `whisper_memory` measures (`--memory-engines`)
+ENGINES_MEASURED = ["pocketsphinx", "whisper", "checked", "rescore"]
+
+
 def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "kissa")) -> None:
     """Peak memory (VmHWM) of the real `companion play GAME --voice-input` with four commands
     heard, with each engine (the whole grammar; Whisper's model is the packaged one or
@@ -900,12 +943,14 @@ def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "
             wav = home / f"{game}.wav"
             write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
             peaks = {}
-            for engine in ("pocketsphinx", "whisper", "checked"):
+            for engine in ENGINES_MEASURED:
                 extra = ("--voice-engine", engine, *(("--whisper-model", model) if model else ()))
                 peaks[engine] = _peak_of_play(game, wav, home, extra) / 1024
-            print(f"  {game}: pocketsphinx {peaks['pocketsphinx']:.0f} MB, whisper {peaks['whisper']:.0f} MB "
-                  f"(ratio {peaks['whisper'] / peaks['pocketsphinx']:.2f}; target <= 450 MB: "
-                  f"{'met' if peaks['whisper'] <= 450 else 'NOT met'}), checked {peaks['checked']:.0f} MB")
+            base = peaks.get("pocketsphinx")
+            print(f"  {game}: " + ", ".join(
+                f"{e} {mb:.0f} MB" + (f" (ratio {mb / base:.2f} to pocketsphinx; target <= 450 MB: "
+                                      f"{'met' if mb <= 450 else 'NOT met'})" if base and e != "pocketsphinx" else "")
+                for e, mb in peaks.items()))
 
 
 def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
@@ -946,6 +991,9 @@ def main() -> None:
                          "Whisper scoring a shortlist of lines by teacher forcing), beside pocketsphinx")
     ap.add_argument("--rescore-window", default="short", choices=("short", "30s"),
                     help="with --rescore: the encoder's window (the utterance's length, or Whisper's 30 s)")
+    ap.add_argument("--memory-engines", default=",".join(ENGINES_MEASURED),
+                    help="with --whisper or --rescore: the engines whose `companion play` memory is measured")
+    ap.add_argument("--only-memory", action="store_true", help="only the memory of `companion play` per engine")
     ap.add_argument("--whisper-real-games", type=int, default=2,
                     help="with --whisper: the real recordings go through Whisper with this many games' grammars")
     ap.add_argument("--whisper-accept", type=float, default=None,
@@ -971,6 +1019,10 @@ def main() -> None:
     SUPPRESS["name"] = args.suppress
     print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()
+    ENGINES_MEASURED[:] = args.memory_engines.split(",")
+    if args.only_memory:
+        whisper_memory(args.whisper_model, tuple(args.games.split(",")))
+        return
     if args.fit_from:
         rows = json.loads(Path(args.fit_from).read_text())
         for lang in args.lang.split(","):
@@ -1035,7 +1087,7 @@ def main() -> None:
             whisper_report(rows, lang, args.threshold)
         if args.rescore:
             rescore_report(rows, lang, args.threshold)
-    if args.whisper and not args.no_memory:
+    if (args.whisper or args.rescore) and not args.no_memory:
         whisper_memory(args.whisper_model)
     if not args.no_latency:
         latency("en", limit=args.limit)

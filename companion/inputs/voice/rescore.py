@@ -20,10 +20,10 @@ is the softmax of those scores.
   seconds. Measured (docs/voice.md): the same scores within a few hundredths of a nat, the
   encoder 10-20 times faster and its working memory as much smaller.
 * **Talk**: the free transcript is decoded greedily from the same encoder output and scored
-  in the same way; a line whose score falls far below it (`TALK_GAP` per token) is no command.
+  in the same way; a line whose score falls far below it (`Fitted.talk_gap` per token) is no command.
 * **Confidence** (`confidence_of`): a logistic over the candidate's posterior, its gap to the
   free transcript, whether pocketsphinx heard the same line, and pocketsphinx's confidence;
-  fitted by bench/voice_accuracy.py --rescore on espeak-ng voices only.
+  fitted by bench/voice_accuracy.py --rescore on espeak-ng voices only (`FITTED`).
 """
 
 from __future__ import annotations
@@ -55,17 +55,36 @@ WINDOW_PAD = 0.5
 #: larger batches, whose cross-attention over the repeated encoder output grew worse than linearly)
 BATCH = 4
 #: added to a candidate's score per token: the sum of log-probabilities favours short lines
-#: (« what », « no »), as a recogniser without a word insertion bonus does (fitted on espeak-ng)
+#: (« what », « no »), as a recogniser without a word insertion bonus does (measured: no gain)
 TOKEN_BONUS = 0.0
-#: added to the score of the line pocketsphinx heard: its own acoustic evidence, with its
-#: grammar's prior (legal moves likelier), beside Whisper's (fitted on espeak-ng voices)
-SPHINX_BONUS = 3.0
-#: a line this far (nats per token) below the free transcript is talk (fitted on espeak-ng voices)
-TALK_GAP = 3.0
-#: the logistic's weights over `Rescored.features` and its bias (fitted by
-#: bench/voice_accuracy.py --rescore on espeak-ng voices; docs/voice.md)
-WEIGHTS = (1.0, 1.0, 1.0, 1.0)
-BIAS = -1.0
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What bench/voice_accuracy.py --rescore fits per language on espeak-ng voices only."""
+
+    #: added to the score of the line pocketsphinx heard: its own acoustic evidence, with its
+    #: grammar's prior (legal moves likelier), beside Whisper's: `bonus` + `per_logit` ×
+    #: logit(pocketsphinx's confidence), so that a line it is sure of stays (clean speech) and
+    #: Whisper decides where it is not (noise)
+    bonus: float
+    per_logit: float
+    #: a line this far (nats per token) below the free transcript is talk
+    talk_gap: float
+    #: the confidence's logistic over `RescoreRecognizer.rescore`'s features, and its bias
+    weights: tuple[float, float, float, float]
+    bias: float
+
+
+#: 2026-12-02, `bench/voice_accuracy.py --n 24 --lang en --conditions clean,white10,babble10
+#: --rescore` (102 utterances of espeak-ng voices, 11 out-of-grammar sentences; docs/voice.md)
+FITTED: dict[str, Fitted] = {
+    "en": Fitted(8.0, 1.0, 5.0, (0.1531, 0.1455, 2.3791, 1.1312), -3.255),
+}
+
+
+def fitted(lang: str) -> Fitted:
+    return FITTED.get(lang, FITTED["en"])
 
 
 @dataclass(frozen=True)
@@ -182,12 +201,19 @@ def posterior(scores: list[float]) -> np.ndarray:
     return np.asarray(x / x.sum())
 
 
+def sphinx_bonus(confidence: float, bonus: float, per_logit: float) -> float:
+    """What pocketsphinx's line adds to its score, given pocketsphinx's confidence in it."""
+    c = min(max(confidence, 1e-4), 1 - 1e-4)
+    return bonus + per_logit * math.log(c / (1 - c))
+
+
 def logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
-def confidence_of(features: tuple[float, ...]) -> float:
-    return logistic(sum(w * f for w, f in zip(WEIGHTS, features, strict=True)) + BIAS)
+def confidence_of(features: tuple[float, ...], lang: str = "en") -> float:
+    f = fitted(lang)
+    return logistic(sum(w * x for w, x in zip(f.weights, features, strict=True)) + f.bias)
 
 
 @dataclass(frozen=True)
@@ -305,7 +331,9 @@ class RescoreRecognizer:
         if not cands:
             return got
         scored = self.rescorer.score(heard, [" ".join([*prefix, p.phrase]) for _t, p in cands])
-        post = posterior([x + TOKEN_BONUS * n + (SPHINX_BONUS if p.phrase == got.line else 0.0)
+        fit = fitted(self.lang)
+        extra = sphinx_bonus(got.confidence, fit.bonus, fit.per_logit)
+        post = posterior([x + TOKEN_BONUS * n + (extra if p.phrase == got.line else 0.0)
                           for x, n, (_t, p) in zip(scored.scores, scored.counts, cands, strict=True)])
         best = int(np.argmax(post))
         toks, phrase = cands[best]
@@ -318,10 +346,10 @@ class RescoreRecognizer:
         text = " ".join([*prefix, *toks])
         seen = (tuple((p.phrase, p.command, x, n) for (_t, p), x, n in zip(cands, scored.scores, scored.counts, strict=True)),
                 (scored.free_score, scored.free_tokens))
-        if per_tok < -TALK_GAP:  # Whisper heard something else far likelier: talk
+        if per_tok < -fit.talk_gap:  # Whisper heard something else far likelier: talk
             return RescoredResult(text, None, None, 0.0, feats, got, scored.free, len(cands), scored.ms, *seen)
-        return RescoredResult(text, phrase.phrase, phrase.command, confidence_of(feats), feats, got, scored.free,
+        return RescoredResult(text, phrase.phrase, phrase.command, confidence_of(feats, self.lang), feats, got, scored.free,
                               len(cands), scored.ms, *seen)
 
 
-__all__ = ["ALL_UNDER", "RescoreRecognizer", "RescoredResult", "Rescorer", "Scored", "posterior"]
+__all__ = ["ALL_UNDER", "FITTED", "Fitted", "RescoreRecognizer", "RescoredResult", "Rescorer", "Scored", "posterior"]
