@@ -47,16 +47,19 @@ def test_a_command_said_is_rescored_to_its_line(engine, game_name, said):
 
 
 def test_whispers_evidence_overrules_pocketsphinx_on_a_rival(engine):
-    """pocketsphinx heard the wrong number (a rival line: one slot's value changed): the
-    rescoring scores its rivals against the sound and takes the one said."""
+    """pocketsphinx heard the wrong number (a rival line: one slot's value changed), unsure of
+    it (as in noise): the rescoring scores its rivals against the sound and takes the one said.
+    Sure of it, pocketsphinx's line stands (its bonus, `rescore.Fitted`)."""
     phrases = state("goodfortune")
     engine.set_phrases(phrases)
     pcm = synth.utterance("where is seventeen", "en-us", 160)
     engine.first.recognize(pcm)  # the recogniser's own state for that sound (its second pass's lists)
-    wrong = Result("where is eighteen", "where is eighteen", "where", 0.9)
-    got = engine.rescore(wrong, pcm)
+    unsure = Result("where is eighteen", "where is eighteen", "where", 0.02)
+    got = engine.rescore(unsure, pcm)
     assert got.line == "where is seventeen", (got.free, got.scores)
     assert got.features[2] == 0.0  # pocketsphinx did not hear it
+    sure = engine.rescore(Result("where is eighteen", "where is eighteen", "where", 0.999), pcm)
+    assert sure.line == "where is eighteen" and sure.features[2] == 1.0
 
 
 def test_the_streaming_contract_gives_the_same_line_as_a_whole_utterance(engine):

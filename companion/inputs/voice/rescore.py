@@ -242,8 +242,10 @@ class RescoreRecognizer:
         self._key: str | None = None
 
     def set_phrases(self, phrases: PhraseSet) -> None:
+        # Whisper loads first, in the listener's thread: its load's passing peak (the model read
+        # while its weights are made) then comes before pocketsphinx's grammar is built, not on top
+        self.rescorer.load()
         self.first.set_phrases(phrases)
-        self.rescorer.load()  # in the listener's thread, as the first phrases are
         self.phrases = phrases
         if phrases.key() != self._key:
             self._index, self._key = None, phrases.key()
