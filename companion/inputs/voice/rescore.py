@@ -80,6 +80,9 @@ class Fitted:
 #: --rescore` (102 utterances of espeak-ng voices, 11 out-of-grammar sentences; docs/voice.md)
 FITTED: dict[str, Fitted] = {
     "en": Fitted(8.0, 1.0, 5.0, (0.1531, 0.1455, 2.3791, 1.1312), -3.255),
+    # `--n 40 --lang fr --conditions clean,babble10 --rescore` (87 utterances of fr, fr+f3,
+    # fr-be, fr+m3; 14 out-of-grammar sentences): pocketsphinx's line weighs far more in French
+    "fr": Fitted(14.0, 2.0, 5.0, (0.0, 0.2254, 3.6692, 2.0693), -2.659),
 }
 
 
