@@ -821,6 +821,8 @@ def rescore_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
             print(f"{label} taken as a command (conf >= {threshold}): " + "; ".join(cells))
     ms = [r["r_ms"] for r in mine if not r.get("real")]
     n = [r["r_n"] for r in mine if not r.get("real")]
+    if not ms:
+        return
     fin = [r["finish_ms"] for r in said if "finish_ms" in r]
     print(f"rescoring time per utterance (after pocketsphinx's finish): median {statistics.median(ms):.0f} ms, p95 "
           f"{np.percentile(ms, 95):.0f} ms (n={len(ms)}, candidates median {statistics.median(n):.0f}, max {max(n)}); "
