@@ -29,6 +29,7 @@ is the softmax of those scores.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -120,6 +121,11 @@ class Rescorer:
 
     def load(self) -> None:
         if self._model is None:
+            # CTranslate2's OpenMP threads spin after each call by default, taking the cores from
+            # pocketsphinx and the VAD beside them: on a loaded 2-core machine the listener fell
+            # 10-20 s behind (measured: end of speech -> line 4.9 s median, p95 19 s; passive,
+            # 0.62 / 0.71 s). Read when OpenMP starts: before CTranslate2 is first imported
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             from faster_whisper.tokenizer import Tokenizer
 
             from .whisper import load_model
@@ -304,12 +310,7 @@ class RescoreRecognizer:
 
         from .nearest import normalise
 
-        if self._index is None:
-            # the listed lines only: 2kissa10's every legal move (95,000) took seconds to index;
-            # its moves near what pocketsphinx heard come from its own second pass's list above
-            tokens = list(ps.by_tokens)
-            self._index = (tokens, [" ".join(normalise(" ".join(t), self.lang)) for t in tokens])
-        tokens, strings = self._index
+        tokens, strings = self._listed()
         for said in (" ".join(normalise(free or "", self.lang)), " ".join(heard)):
             if said:
                 for _s, _score, i in process.extract(said, strings, scorer=fuzz.ratio, limit=NEAR_FREE):
@@ -318,6 +319,18 @@ class RescoreRecognizer:
             for toks in ps.by_tokens:
                 add(toks)
         return list(out.items())
+
+    def _listed(self) -> tuple[list[tuple[str, ...]], list[str]]:
+        """The listed lines' tokens and their normalised spelling (number words as digits). The
+        listed lines only: 2kissa10's every legal move (95,000) took seconds to index; its moves
+        near what pocketsphinx heard come from its own second pass's list (`shortlist`)."""
+        if self._index is None:
+            from .nearest import normalise
+
+            assert self.phrases is not None
+            tokens = list(self.phrases.by_tokens)
+            self._index = (tokens, [" ".join(normalise(" ".join(t), self.lang)) for t in tokens])
+        return self._index
 
     # ------------------------------------------------------------------ the choice
     def rescore(self, got: Result, pcm: np.ndarray) -> Result:
