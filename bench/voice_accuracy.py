@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
@@ -154,7 +155,7 @@ def voices_of(lang: str, held_out: bool = True) -> tuple[list[str], list[str]]:
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,
              rows: list[dict[str, Any]], base: SphinxRecognizer | None = None, n_base: int = 0,
              limit: int | None = None, conditions: tuple[str, ...] = ("clean", "white10"),
-             held_out: bool = True, whisper: Any = None) -> None:
+             held_out: bool = True, whisper: Any = None, rescorer: Any = None) -> None:
     fitted, held = voices_of(lang, held_out)
     # as many utterances from held-out voices as from fitted ones
     voices = fitted + held * max(1, len(fitted) // max(1, len(held))) if held else fitted
@@ -170,6 +171,8 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
         compile_s.append(time.perf_counter() - t)
         if whisper is not None:
             whisper.set_phrases(phrases)
+        if rescorer is not None:
+            rescorer.set_phrases(phrases)
         if base is not None:
             t = time.perf_counter()
             base.set_phrases(phrases)
@@ -212,6 +215,8 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                     row["base_line"] = b.line
                 if whisper is not None:
                     row.update(whisper_row(whisper, pcm))
+                if rescorer is not None:
+                    row.update(rescore_row(rescorer, r, pcm))
                 rows.append(row)
         for oog_i, voice, rate, cond, seed in oog_plan:
             kind, snr = CONDITIONS[cond]
@@ -221,7 +226,8 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
             rows.append({"game": game_name, "lang": lang, "state": k, "text": r.text, "said": s, "oog_i": oog_i, "voice": voice,
                          "family": synth.family(voice), "cmd": None, "line": r.line, "got_cmd": r.command,
                          "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond, "shared": False,
-                         "oog": True, "ms": 0, **(whisper_row(whisper, pcm) if whisper is not None else {})})
+                         "oog": True, "ms": 0, **(whisper_row(whisper, pcm) if whisper is not None else {}),
+                         **(rescore_row(rescorer, r, pcm) if rescorer is not None else {})})
 
 
 #: Debian's pocketsphinx-testdata: recordings of real people, none of them a command here
@@ -246,7 +252,8 @@ def real_recordings() -> list[tuple[str, np.ndarray]]:
 
 
 def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dict[str, Any]],
-              conditions: tuple[str, ...], n_states: int = 1, whisper: Any = None, whisper_games: int = 2) -> None:
+              conditions: tuple[str, ...], n_states: int = 1, whisper: Any = None, whisper_games: int = 2,
+              rescorer: Any = None) -> None:
     """Each real recording decoded, through the same path, with the grammar of `n_states`
     states a game: none is a command, so any line taken is talk taken as a command."""
     recs = real_recordings()
@@ -260,6 +267,8 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
             heard_by = whisper if whisper is not None and games.index(g) < whisper_games else None
             if heard_by is not None:
                 heard_by.set_phrases(phrases)
+            if rescorer is not None:
+                rescorer.set_phrases(phrases)
             for name, pcm in recs:
                 for cond in conditions:
                     if cond not in ("clean", "babble10"):
@@ -271,7 +280,8 @@ def real_talk(rec: SphinxRecognizer, lang: str, games: list[str], rows: list[dic
                                  "cmd": None, "line": r.line, "got_cmd": r.command, "conf": r.confidence,
                                  "feat": r.features, "snr": snr, "cond": cond, "shared": False, "real": True,
                                  "oog": True, "oog_i": 1, "ms": 0,
-                                 **(whisper_row(heard_by, x) if heard_by is not None else {})})
+                                 **(whisper_row(heard_by, x) if heard_by is not None else {}),
+                                 **(rescore_row(rescorer, r, x) if rescorer is not None else {})})
 
 
 #: (lang, game, state index) -> (ui, match, seat, phrases): the states the rows were heard in
@@ -645,6 +655,180 @@ def combined(r: dict[str, Any], how: str, threshold: float) -> tuple[str | None,
 ENGINE_CHOICES = ("sphinx", "whisper", "confirm", "reject", "both", "checked")
 
 
+def rescore_row(engine: Any, got: Any, pcm: np.ndarray) -> dict[str, Any]:
+    """The same utterance rescored (`--voice-engine rescore`): pocketsphinx's result `got`
+    (just decoded by the same recogniser, as the engine's own `finish` does) and Whisper's
+    scores over the shortlist; the line before the talk cut is kept (`r_best`), with the
+    features, so that `rescore_fit` can fit the cut and the confidence on these rows."""
+    t = time.perf_counter()
+    r = engine.rescore(got, pcm)
+    ms = (time.perf_counter() - t) * 1000
+    best = r.line
+    best_cmd = r.command
+    if best is None and r.features:  # cut as talk: the line it would have been
+        from companion.inputs.voice.grammar import tokens_of
+
+        p = engine.phrases.resolve(list(tokens_of(r.text)))
+        best, best_cmd = (p.phrase, p.command) if p is not None else (None, None)
+    return {"r_line": r.line, "r_cmd": r.command, "r_conf": r.confidence, "r_feat": list(r.features), "r_ms": ms,
+            "r_best": best, "r_best_cmd": best_cmd, "r_free": getattr(r, "free", ""), "r_n": getattr(r, "candidates", 0),
+            "r_scores": [list(x) for x in getattr(r, "scores", ())], "r_free_score": list(getattr(r, "free_score", ())),
+            "r_first": [got.line, got.command, got.confidence]}
+
+
+def rechosen(r: dict[str, Any], bonus: tuple[float, float]) -> tuple[str | None, str | None, tuple[float, ...]]:
+    """The line `RescoreRecognizer.rescore` takes from a row's candidate scores with this bonus
+    for pocketsphinx's line (`rescore.Fitted.bonus`, `per_logit`), and its features."""
+    from companion.inputs.voice import rescore as rs
+
+    sc = r.get("r_scores") or []
+    if not sc:
+        return r.get("r_line"), r.get("r_cmd"), tuple(r.get("r_feat") or ())
+    first, _cmd, conf = r["r_first"]
+    extra = rs.sphinx_bonus(conf, *bonus)
+    post = rs.posterior([x + (extra if p == first else 0.0) for p, _c, x, _n in sc])
+    i = int(np.argmax(post))
+    phrase, cmd, x, n = sc[i]
+    same = sum(float(q) for q, (p, c, _x, _n) in zip(post, sc, strict=True) if c == cmd and (cmd is not None or p == phrase))
+    free, _free_n = r["r_free_score"]
+    feats = (math.log(max(same, 1e-6) / max(1e-6, 1 - same)), (x - free) / max(1, n), float(first == phrase), conf)
+    return phrase, cmd, feats
+
+
+def rescored(r: dict[str, Any], weights: tuple[float, ...], bias: float, gap: float,
+             bonus: tuple[float, float] | None = None) -> tuple[str | None, str | None, float]:
+    """(line, command, confidence) of a row under these confidence weights, talk cut and bonus."""
+    from companion.inputs.voice import rescore as rs
+
+    fit = rs.fitted(r["lang"])
+    line, cmd, feat = rechosen(r, bonus or (fit.bonus, fit.per_logit))
+    if line is None or not feat:
+        return r.get("r_line"), r.get("r_cmd"), r.get("r_conf", 0.0)
+    if feat[1] < -gap:
+        return None, None, 0.0
+    return line, cmd, rs.logistic(float(np.dot(weights, feat)) + bias)
+
+
+def rescore_fit(rows: list[dict[str, Any]], threshold: float) -> tuple[tuple[float, ...], float, float, tuple[float, float]]:
+    """pocketsphinx's bonus, the talk cut and the confidence's logistic, fitted on the espeak-ng
+    voices (and the even-numbered out-of-grammar sentences): the bonus of most exact lines; the
+    cut of the highest share of exact lines less the share of talk given a line (the confidence
+    then keeps the rest of the talk from being carried out); the weights by logistic regression
+    of 'the line is the one said' (talk that got a line counts as wrong, weighted 3), the bias
+    lowered until wrong state changes at `threshold` are at most WRONG_TARGET of the utterances."""
+    fit = [r for r in rows if is_fit(r) and r.get("r_scores")]
+    said = [r for r in fit if not r.get("oog")]
+    oog = [r for r in fit if r.get("oog")]
+    bonus, best_exact = (0.0, 0.0), -1
+    for a in (0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 14.0):
+        for b in (0.0, 0.5, 1.0, 2.0):
+            exact = sum(rechosen(r, (a, b))[0] == r["said"] for r in said)
+            if exact > best_exact:
+                bonus, best_exact = (a, b), exact
+    print(f"\nrescore: pocketsphinx's bonus fitted on {len(said)} espeak-ng utterances: {bonus[0]:g} + {bonus[1]:g} × "
+          f"logit(its confidence), exact {pct(best_exact, len(said))} (pocketsphinx alone "
+          f"{pct(sum(r['line'] == r['said'] for r in said), len(said))})")
+    best, best_score = None, -1e9
+    for gap in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 1e9):
+        w_raw, b_raw = _rescore_confidence(fit, said, gap, bonus, threshold)
+        exact = sum(rescored(r, w_raw, b_raw, gap, bonus)[0] == r["said"] for r in said)
+        taken = sum((g := rescored(r, w_raw, b_raw, gap, bonus))[0] is not None and g[2] >= threshold for r in oog)
+        score = exact / max(1, len(said)) - 3 * taken / max(1, len(oog))
+        print(f"  talk cut {gap:g}: exact {pct(exact, len(said))}, talk taken (conf >= {threshold}) {pct(taken, len(oog))}")
+        if score > best_score + 1e-9:
+            best, best_score = (gap, w_raw, b_raw), score
+    assert best is not None
+    best_gap, w_raw, b_raw = best
+    print(f"rescore fitted on {len(said)} espeak-ng utterances and {len(oog)} out-of-grammar sentences: talk cut "
+          f"{best_gap:g} nats per token below the free transcript; confidence weights "
+          f"{[round(v, 4) for v in w_raw]}, bias {b_raw:.3f}")
+    return w_raw, b_raw, best_gap, bonus
+
+
+def _rescore_confidence(fit: list[dict[str, Any]], said: list[dict[str, Any]], gap: float, bonus: tuple[float, float],
+                        threshold: float) -> tuple[tuple[float, ...], float]:
+    """The confidence's logistic under this cut and bonus (see `rescore_fit`)."""
+    xs = [(r, rechosen(r, bonus)) for r in fit]
+    xs = [(r, line, feat) for r, (line, _c, feat) in xs if line is not None and feat and feat[1] >= -gap]
+    if len(xs) < 4:
+        return (0.0, 0.0, 0.0, 0.0), -10.0
+    x = np.array([feat for _r, _l, feat in xs], dtype=float)
+    y = np.array([float(line == r["said"]) for r, line, _f in xs])
+    sw = np.array([3.0 if r.get("oog") else 1.0 for r, _l, _f in xs])
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = (x - mu) / sd
+    w, b0 = np.zeros(x.shape[1]), 0.0
+    for _ in range(3000):
+        p = 1 / (1 + np.exp(-(z @ w + b0)))
+        g = (p - y) * sw
+        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
+        w = np.maximum(w, 0.0)  # each feature only ever raises the confidence
+        b0 -= 0.1 * g.sum() / sw.sum()
+    w_raw = tuple(float(v) for v in w / sd)
+    b_raw = float(b0 - np.sum(w * mu / sd))
+    while True:
+        got = [(r, *rescored(r, w_raw, b_raw, gap, bonus)) for r in said]
+        wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm) and cf >= threshold)
+        if wrong <= WRONG_TARGET * len(said) or b_raw < -50:
+            return w_raw, b_raw
+        b_raw -= 0.05
+
+
+def rescore_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
+    """pocketsphinx against `--voice-engine rescore` on the same utterances: exact line per
+    condition, fitted and held-out voices apart; wrong state changes run without read-back and
+    right ones read back; talk taken as a command; the time the rescoring took."""
+    mine = [r for r in rows if r["lang"] == lang and "r_best" in r]
+    if not mine:
+        return
+    from companion.inputs.voice import rescore as rs
+
+    w, b, gap, bonus = rescore_fit(mine, threshold)
+    use = rs.fitted(lang)
+    print(f"(in use in companion/inputs/voice/rescore.py for {lang}: {use})")
+    said = [r for r in mine if not r.get("oog")]
+    conds = [c for c in CONDITIONS if any(r.get("cond", "clean") == c for r in said)]
+    engines = {"sphinx": lambda r: (r["line"], r["got_cmd"], r["conf"]),
+               "rescore (fitted)": lambda r: rescored(r, w, b, gap, bonus),
+               "rescore, in use": lambda r: rescored(r, use.weights, use.bias, use.talk_gap, (use.bonus, use.per_logit))}
+    print(f"\n== {lang}: pocketsphinx against rescore (Whisper base scoring a shortlist), same utterances ==")
+    for glabel, gsel in [("fitted voices (espeak-ng)", is_fit), ("held-out voices", lambda r: not is_fit(r))]:
+        print(f"\n-- {glabel}: exact line --\n{'engine':16s}" + "".join(f"{c:>22s}" for c in conds))
+        for name, how in engines.items():
+            cells = []
+            for c in conds:
+                xs = [r for r in said if gsel(r) and r.get("cond", "clean") == c]
+                cells.append(pct(sum(how(r)[0] == r["said"] for r in xs), len(xs)))
+            print(f"{name:16s}" + "".join(f"{x:>22s}" for x in cells))
+        print(f"  wrong state change run without read-back (of all) · right state changes read back (conf < {threshold})")
+        for name, how in engines.items():
+            cells = []
+            for c in conds:
+                xs = [r for r in said if gsel(r) and r.get("cond", "clean") == c]
+                got = [(r, *how(r)) for r in xs]
+                wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm)
+                            and cf >= threshold)
+                right = [cf for r, ln, cm, cf in got if ln == r["said"] and changes_state(r["cmd"])]
+                cells.append(f"{wrong}/{len(xs)} · {sum(cf < threshold for cf in right)}/{len(right)}")
+            print(f"{name:16s}" + "".join(f"{x:>22s}" for x in cells))
+    for label, xs in [("synthetic out-of-grammar sentences, held out (odd)", [r for r in mine if r.get("oog") and not r.get("real")
+                                                                               and not is_fit(r)]),
+                      *[(f"real talk (pocketsphinx-testdata), {c}", [r for r in mine if r.get("real") and r["cond"] == c])
+                        for c in ("clean", "babble10")]]:
+        if xs:
+            cells = [f"{name} {pct(sum(1 for r in xs if (g := how(r))[0] is not None and g[2] >= threshold), len(xs)).strip()}"
+                     for name, how in engines.items()]
+            print(f"{label} taken as a command (conf >= {threshold}): " + "; ".join(cells))
+    ms = [r["r_ms"] for r in mine if not r.get("real")]
+    n = [r["r_n"] for r in mine if not r.get("real")]
+    if not ms:
+        return
+    fin = [r["finish_ms"] for r in said if "finish_ms" in r]
+    print(f"rescoring time per utterance (after pocketsphinx's finish): median {statistics.median(ms):.0f} ms, p95 "
+          f"{np.percentile(ms, 95):.0f} ms (n={len(ms)}, candidates median {statistics.median(n):.0f}, max {max(n)}); "
+          f"pocketsphinx's finish on the same: median {statistics.median(fin):.0f} ms, p95 {np.percentile(fin, 95):.0f} ms")
+
+
 def whisper_remap(rows: list[dict[str, Any]], accept: float) -> list[dict[str, Any]]:
     """The rows as if the mapping took its nearest phrase up to `accept` per word (the run
     keeps the nearest phrase, its cost and the next one's: `w_best`, `w_feat`)."""
@@ -739,6 +923,10 @@ def whisper_report(rows: list[dict[str, Any]], lang: str, threshold: float) -> N
           f"median {statistics.median(ps):.0f} ms, p95 {np.percentile(ps, 95):.0f} ms")
 
 
+#: the engines whose memory `whisper_memory` measures (`--memory-engines`)
+ENGINES_MEASURED = ["pocketsphinx", "whisper", "checked", "rescore"]
+
+
 def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "kissa")) -> None:
     """Peak memory (VmHWM) of the real `companion play GAME --voice-input` with four commands
     heard, with each engine (the whole grammar; Whisper's model is the packaged one or
@@ -757,12 +945,14 @@ def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "
             wav = home / f"{game}.wav"
             write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
             peaks = {}
-            for engine in ("pocketsphinx", "whisper", "checked"):
+            for engine in ENGINES_MEASURED:
                 extra = ("--voice-engine", engine, *(("--whisper-model", model) if model else ()))
                 peaks[engine] = _peak_of_play(game, wav, home, extra) / 1024
-            print(f"  {game}: pocketsphinx {peaks['pocketsphinx']:.0f} MB, whisper {peaks['whisper']:.0f} MB "
-                  f"(ratio {peaks['whisper'] / peaks['pocketsphinx']:.2f}; target <= 450 MB: "
-                  f"{'met' if peaks['whisper'] <= 450 else 'NOT met'}), checked {peaks['checked']:.0f} MB")
+            base = peaks.get("pocketsphinx")
+            print(f"  {game}: " + ", ".join(
+                f"{e} {mb:.0f} MB" + (f" (ratio {mb / base:.2f} to pocketsphinx; target <= 450 MB: "
+                                      f"{'met' if mb <= 450 else 'NOT met'})" if base and e != "pocketsphinx" else "")
+                for e, mb in peaks.items()))
 
 
 def progress(rows: list[dict[str, Any]], path: str | None, what: str, t0: float) -> None:
@@ -798,6 +988,14 @@ def main() -> None:
     ap.add_argument("--whisper", action="store_true",
                     help="every utterance also through Whisper base (companion/inputs/voice/whisper.py): its column, "
                          "and Whisper as confirmer and as talk rejecter beside pocketsphinx")
+    ap.add_argument("--rescore", action="store_true",
+                    help="every utterance also through --voice-engine rescore (companion/inputs/voice/rescore.py: "
+                         "Whisper scoring a shortlist of lines by teacher forcing), beside pocketsphinx")
+    ap.add_argument("--rescore-window", default="short", choices=("short", "30s"),
+                    help="with --rescore: the encoder's window (the utterance's length, or Whisper's 30 s)")
+    ap.add_argument("--memory-engines", default=",".join(ENGINES_MEASURED),
+                    help="with --whisper or --rescore: the engines whose `companion play` memory is measured")
+    ap.add_argument("--only-memory", action="store_true", help="only the memory of `companion play` per engine")
     ap.add_argument("--whisper-real-games", type=int, default=2,
                     help="with --whisper: the real recordings go through Whisper with this many games' grammars")
     ap.add_argument("--whisper-accept", type=float, default=None,
@@ -823,6 +1021,10 @@ def main() -> None:
     SUPPRESS["name"] = args.suppress
     print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()
+    ENGINES_MEASURED[:] = args.memory_engines.split(",")
+    if args.only_memory:
+        whisper_memory(args.whisper_model, tuple(args.games.split(",")))
+        return
     if args.fit_from:
         rows = json.loads(Path(args.fit_from).read_text())
         for lang in args.lang.split(","):
@@ -837,6 +1039,8 @@ def main() -> None:
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
             report(rows, lang, args.threshold)
+            if any("r_best" in r for r in mine):
+                rescore_report(rows, lang, args.threshold)
             if any("w_line" in r for r in mine):
                 accept = whisper_fit(rows, lang) if args.whisper_accept is None else args.whisper_accept
                 print(f"(Whisper's mapping threshold: {accept:.2f})")
@@ -853,13 +1057,18 @@ def main() -> None:
             from companion.inputs.voice.whisper import WhisperRecognizer
 
             whisper = WhisperRecognizer(lang, args.whisper_model)
+        rescorer = None
+        if args.rescore:
+            from companion.inputs.voice.rescore import Rescorer, RescoreRecognizer
+
+            rescorer = RescoreRecognizer(rec, Rescorer(lang, args.whisper_model, window=args.rescore_window == "short"))
         for g in ([] if args.only_real else args.games.split(",")):
             run_game(rec, g, lang, n, rnd, rows, base, args.compare, args.limit, conditions, not args.no_held_out,
-                     whisper)
+                     whisper, rescorer)
             progress(rows, args.rows, f"{lang} {g}", t0)
         if not args.no_real:
             real_talk(rec, lang, args.games.split(","), rows, conditions, args.real_states, whisper,
-                      args.whisper_real_games)
+                      args.whisper_real_games, rescorer)
             progress(rows, args.rows, f"{lang} real talk", t0)
     if args.calibrate:
         for lang in args.lang.split(","):
@@ -878,7 +1087,9 @@ def main() -> None:
         session_report(rows, lang)
         if args.whisper:
             whisper_report(rows, lang, args.threshold)
-    if args.whisper and not args.no_memory:
+        if args.rescore:
+            rescore_report(rows, lang, args.threshold)
+    if (args.whisper or args.rescore) and not args.no_memory:
         whisper_memory(args.whisper_model)
     if not args.no_latency:
         latency("en", limit=args.limit)

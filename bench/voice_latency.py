@@ -425,7 +425,7 @@ def main() -> None:
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--settings", default="", help="only the latency settings whose names contain these words "
                     "(comma-separated), e.g. 'baseline,in use'")
-    ap.add_argument("--engine", default="pocketsphinx", help="the recogniser: pocketsphinx, whisper, confirm, checked")
+    ap.add_argument("--engine", default="pocketsphinx", help="the recogniser: pocketsphinx, whisper, confirm, checked, rescore")
     args = ap.parse_args()
     t0 = time.time()
     if args.vad:

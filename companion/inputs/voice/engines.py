@@ -11,6 +11,9 @@
   same line (`Checked`);
 * ``checked``: as ``confirm``, and Whisper hears every line pocketsphinx heard: one far
   from Whisper's transcript is dropped (talk that the grammar forced onto a phrase);
+* ``rescore``: pocketsphinx, then Whisper scores a shortlist of sayable lines (its heard
+  line, that line's rivals, the lines nearest Whisper's own transcript) by teacher forcing
+  and the likeliest is the line (`rescore.RescoreRecognizer`);
 * ``vosk``: a vosk model the user supplies (``--voice-model``);
 * ``auto`` (the default): `AUTO[lang]` when Whisper is installed, else pocketsphinx.
 
@@ -28,7 +31,7 @@ import numpy as np
 from .grammar import PhraseSet
 from .recognizer import Recognizer, Result, default_model_dir, open_recognizer
 
-ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk")
+ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk")
 #: the engine `auto` takes per language when Whisper and its model are installed; a language
 #: not listed takes pocketsphinx. Measured by bench/voice_accuracy.py --whisper (2026-12-02,
 #: docs/voice.md « Whisper »): Whisper alone was right less often than pocketsphinx + grammar
@@ -66,6 +69,11 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
         from .whisper import WhisperRecognizer
 
         return Checked(SphinxRecognizer(lang), WhisperRecognizer(lang, whisper_model), reject=engine == "checked")
+    if engine == "rescore":
+        from .recognizer import SphinxRecognizer
+        from .rescore import Rescorer, RescoreRecognizer
+
+        return RescoreRecognizer(SphinxRecognizer(lang), Rescorer(lang, whisper_model))
     return open_recognizer(lang, model_dir, {"pocketsphinx": "sphinx"}.get(engine, engine))
 
 

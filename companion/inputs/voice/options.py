@@ -16,9 +16,11 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-realtime", action="store_true",
                    help="read the recordings at real speed, as a microphone (what comes while the companion speaks is not heard)")
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
-    p.add_argument("--voice-engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "vosk"), default="auto",
+    p.add_argument("--voice-engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk"),
+                   default="auto",
                    help="the recogniser: pocketsphinx, Whisper, pocketsphinx with Whisper confirming its doubtful state "
-                        "changes (confirm) or also rejecting talk (checked), vosk; auto: the one "
+                        "changes (confirm) or also rejecting talk (checked), pocketsphinx's shortlist scored by Whisper "
+                        "(rescore), vosk; auto: the one "
                         "measured best for the language (docs/voice.md)")
     p.add_argument("--whisper-model", type=Path, default=None, metavar="DIR",
                    help="a faster-whisper model folder (default: the packaged Whisper base; or $COMPANION_WHISPER_MODEL)")
