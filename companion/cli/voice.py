@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.inputs.voice.grammar import PhraseSet
+from companion.inputs.voice.options import ENGINES
 from companion.inputs.voice.recognizer import NoModel
 
 
@@ -47,7 +48,7 @@ def _state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", default="Marie,Paul", help="names for a new game")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder (French: vosk-model-small-fr)")
-    p.add_argument("--engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk"),
+    p.add_argument("--engine", choices=ENGINES,
                    default="auto")
     p.add_argument("--whisper-model", type=Path, default=None, help="a faster-whisper model folder (default: the packaged one)")
 

@@ -68,6 +68,18 @@ def test_a_folder_without_a_model_is_said_in_the_players_language(tmp_path, monk
         open_engine("en", "whisper", whisper_model=tmp_path)
 
 
+def test_a_model_that_cannot_be_joined_is_one_sentence_saying_why(tmp_path, monkeypatch):
+    need_whisper()
+    blocked = tmp_path / "voice"
+    blocked.write_text("a file where the model's folder goes")
+    monkeypatch.delenv(wh.ENV, raising=False)
+    monkeypatch.setattr(wh, "default_model_dir", lambda: blocked / "whisper-base")
+    with pytest.raises(NoModel) as err:
+        wh.model_folder(lang="fr")
+    assert "Whisper" in str(err.value) and str(blocked) in str(err.value) and "préparé" in str(err.value)
+    assert not wh.available()
+
+
 def test_a_model_folder_pointed_at_is_used(tmp_path, monkeypatch):
     need_whisper()
     dest = wh.join_packaged(tmp_path / "mine")
@@ -136,7 +148,7 @@ def test_pocketsphinx_checked_by_whisper_drops_talk_and_keeps_commands(recognize
     checked = Checked(SphinxRecognizer("en"), recognizer, reject=True)
     checked.set_phrases(state("goodfortune"))
     talk = checked.recognize(synth.utterance("where did I put my glasses", "en-us", 160))
-    assert talk.line is None
+    assert talk.line is None and talk.talk  # the listener posts it as talk, not as a near miss
     said = checked.recognize(synth.utterance("repeat", "en-us", 150))
     assert said.line == "repeat"
 
@@ -171,3 +183,31 @@ def test_whisper_confirms_a_doubtful_state_change_only_when_it_heard_the_same_li
     sure = Checked(Heard(said, listed[said], 0.9), recognizer)
     sure.set_phrases(phrases)
     assert sure.recognize(pcm).confidence == 0.9 and sure.checked == 0  # Whisper not asked
+
+
+class Streamed(Heard):
+    """pocketsphinx's side streamed, as the listener drives it."""
+
+    def begin(self):
+        self.fed = 0
+
+    def feed(self, pcm):
+        self.fed += len(pcm)
+
+    def finish(self):
+        return self.result
+
+
+def test_an_utterance_the_listener_drops_is_not_heard_by_whisper_too(recognizer):
+    phrases = state("goodfortune")
+    listed = {m.phrase: m.command for m in phrases.phrases()}
+    checked = Checked(Streamed("I push eight", listed["I push eight"], 0.3), recognizer)
+    checked.set_phrases(phrases)
+    pcm = synth.utterance("I push eight", "en-us", 140)
+    checked.begin()
+    checked.feed(pcm)
+    checked.abandon()  # the companion began to speak: the utterance is dropped
+    assert checked.checked == 0
+    checked.begin()
+    checked.feed(pcm)
+    assert checked.finish().confidence >= READ_BACK_UNDER and checked.checked == 1  # heard whole: checked

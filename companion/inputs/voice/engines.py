@@ -22,16 +22,17 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from companion.session.core import CHANGES_STATE, CONFIDENCE_THRESHOLD
+
 from .grammar import PhraseSet
+from .options import ENGINES
 from .recognizer import Recognizer, Result, default_model_dir, open_recognizer
 
-ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk")
 #: the engine `auto` takes per language when Whisper and its model are installed; a language
 #: not listed takes pocketsphinx. Measured by bench/voice_accuracy.py --whisper (2026-12-02,
 #: docs/voice.md « Whisper »): Whisper alone was right less often than pocketsphinx + grammar
@@ -43,8 +44,8 @@ ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "
 #: and adds Whisper's time to those lines: opt-in (`--voice-engine confirm`), pocketsphinx
 #: staying the default (a Raspberry Pi)
 AUTO: dict[str, str] = {"en": "pocketsphinx", "fr": "pocketsphinx"}
-#: the session reads back a state change heard under this confidence (session/core.py)
-READ_BACK_UNDER = 0.6
+#: the session reads back a state change heard under this confidence
+READ_BACK_UNDER = CONFIDENCE_THRESHOLD
 #: a line pocketsphinx heard is dropped when Whisper's transcript is farther from it than
 #: this, per word (fitted on espeak-ng voices by bench/voice_accuracy.py --whisper)
 REJECT_FAR = 0.6
@@ -56,10 +57,12 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
     asked for has no model)."""
     engine = {"sphinx": "pocketsphinx"}.get(engine or "auto", engine or "auto")
     if engine == "auto" and model_dir is None and not (lang != "en" and default_model_dir(lang).is_dir()):
-        from . import whisper
-
         wanted = AUTO.get(lang, "pocketsphinx")
-        engine = wanted if wanted != "pocketsphinx" and whisper.available(whisper_model) else "pocketsphinx"
+        engine = "pocketsphinx"
+        if wanted != "pocketsphinx":
+            from . import whisper
+
+            engine = wanted if whisper.available(whisper_model) else "pocketsphinx"
     if engine == "whisper":
         from .whisper import WhisperRecognizer
 
@@ -77,25 +80,16 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
     return open_recognizer(lang, model_dir, {"pocketsphinx": "sphinx"}.get(engine, engine))
 
 
-class Checked:
-    """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread): a
-    doubtful state change runs without read-back when Whisper heard the same line; with
-    `reject`, any line pocketsphinx heard is dropped when Whisper's transcript is far from it
-    (talk the grammar forced onto a phrase: Whisper writes what was said). Whisper is asked
-    only about the lines it may change."""
+class SecondPass:
+    """pocketsphinx streamed while the player speaks (the listener's contract: `begin`,
+    `feed`, `finish`, or `abandon` for an utterance dropped), then a second pass of Whisper's
+    over the whole utterance (`second`), in the listener's thread."""
 
-    def __init__(self, first: Any, checker: Any, *, reject: bool = False) -> None:
-        self.first, self.checker, self.reject = first, checker, reject
+    def __init__(self, first: Any) -> None:
+        self.first = first
         self.lang = first.lang
         self._pcm: list[np.ndarray] = []
-        self._lock = threading.Lock()
-        self.checked = 0  # utterances Whisper was asked about (the figures)
 
-    def set_phrases(self, phrases: PhraseSet) -> None:
-        self.first.set_phrases(phrases)
-        self.checker.set_phrases(phrases)
-
-    # the streaming contract of the listener: pocketsphinx decodes while the player speaks
     def begin(self) -> None:
         self._pcm = []
         self.first.begin()
@@ -108,10 +102,38 @@ class Checked:
         got = self.first.finish()
         pcm = np.concatenate(self._pcm) if self._pcm else np.zeros(0, np.int16)
         self._pcm = []
-        return self.check(got, pcm)
+        return self.second(got, pcm)
+
+    def abandon(self) -> None:
+        """The utterance is dropped (the companion spoke, too short): no second pass for it."""
+        self._pcm = []
+        self.first.finish()
 
     def recognize(self, pcm: np.ndarray) -> Result:
-        return self.check(self.first.recognize(pcm), pcm)
+        return self.second(self.first.recognize(pcm), pcm)
+
+    def second(self, got: Result, pcm: np.ndarray) -> Result:
+        raise NotImplementedError
+
+
+class Checked(SecondPass):
+    """pocketsphinx, checked by Whisper on the same utterance (in the listener's thread): a
+    doubtful state change runs without read-back when Whisper heard the same line; with
+    `reject`, any line pocketsphinx heard is dropped when Whisper's transcript is far from it
+    (talk the grammar forced onto a phrase: Whisper writes what was said). Whisper is asked
+    only about the lines it may change."""
+
+    def __init__(self, first: Any, checker: Any, *, reject: bool = False) -> None:
+        super().__init__(first)
+        self.checker, self.reject = checker, reject
+        self.checked = 0  # utterances Whisper was asked about (the figures)
+
+    def set_phrases(self, phrases: PhraseSet) -> None:
+        self.first.set_phrases(phrases)
+        self.checker.set_phrases(phrases)
+
+    def second(self, got: Result, pcm: np.ndarray) -> Result:
+        return self.check(got, pcm)
 
     def check(self, got: Result, pcm: np.ndarray) -> Result:
         doubtful = got.confidence < READ_BACK_UNDER and changes_state(got.command)
@@ -123,7 +145,9 @@ class Checked:
         other = self.checker.recognize(pcm)
         written = getattr(other, "transcript", None)
         if self.reject and cost_to(written.text if written is not None else other.text, got.line, self.lang) > REJECT_FAR:
-            return Result(got.text, None, None, 0.0, got.features)  # talk, not that command
+            from .whisper import WhisperResult
+
+            return WhisperResult(got.text, None, None, 0.0, got.features, written)  # talk, not that command
         if other.line == got.line and got.confidence < READ_BACK_UNDER:
             return Result(got.text, got.line, got.command, max(got.confidence, other.confidence, READ_BACK_UNDER),
                           got.features)
@@ -131,9 +155,10 @@ class Checked:
 
 
 def changes_state(command: str | None) -> bool:
-    """A line the session reads back when doubtful: a move (a template's line has no command
-    of its own: the game reads it), undo, yes, a question to a player, autoplay."""
-    return command is None or command.startswith("action") or command in ("undo", "yes", "ask", "autoplay")
+    """A line the session reads back when doubtful (`session.core.CHANGES_STATE`: undo, play
+    for me, quit, the verbosity, the language), a move (a template's line has no command of
+    its own: the game reads it), a question to a player, and the « yes » that confirms one."""
+    return command is None or command.startswith("action") or command in CHANGES_STATE or command in ("yes", "ask")
 
 
 __all__ = ["AUTO", "ENGINES", "REJECT_FAR", "Checked", "open_engine"]

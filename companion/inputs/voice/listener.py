@@ -67,6 +67,13 @@ def earcon_name(kind: str) -> str:
     return EARCONS[kind]
 
 
+def _abandon(rec: Any) -> None:
+    """An utterance streamed to the recogniser and dropped (the companion spoke, too short):
+    ended without a second pass where the recogniser has one (`engines.SecondPass`)."""
+    end = getattr(rec, "abandon", None) or rec.finish
+    end()
+
+
 class TalkGate:
     """Push-to-talk: closed, the listener hears nothing; `open()` lets one utterance through.
     Thread-safe (the keyboard thread opens, the listener's closes)."""
@@ -315,7 +322,7 @@ class Listener:
                 else:
                     seg.t += len(chunk) / 16000
                 if active:
-                    rec.finish()  # type: ignore[attr-defined]
+                    _abandon(rec)
                     active = False
                 continue
             was = seg.in_speech
@@ -335,7 +342,7 @@ class Listener:
                 rec.feed(np.concatenate(seg.frames[fed:]) if len(seg.frames) > fed else np.zeros(0, np.int16))  # type: ignore[attr-defined]
                 fed = len(seg.frames)
             elif streaming and active:  # it ended too short to be a command
-                rec.finish()  # type: ignore[attr-defined]
+                _abandon(rec)
                 active = False
             if speaking and self.barge_in and seg.in_speech and not was:
                 interrupt = getattr(self.speaker, "interrupt", None)
@@ -350,7 +357,7 @@ class Listener:
             else:
                 self._handle(last)
         elif streaming and active:
-            rec.finish()  # type: ignore[attr-defined]
+            _abandon(rec)
 
     def _wait_turn(self) -> None:
         """Until the line posted last is taken and answered, no bot is choosing its move, and
@@ -421,9 +428,10 @@ class Listener:
         if result.line is None:
             if heard is None:
                 return None
-            if getattr(result, "transcript", None) is not None:
-                # a free transcript (Whisper) that is no listed phrase is what people said at
-                # the table, not a command near one: talk, printed as heard and nothing else
+            if getattr(result, "talk", False):
+                # Whisper's own words that are no listed phrase, or a line Whisper found far less
+                # likely than what it heard, are what people said at the table, not a command
+                # near one: talk, printed as heard and nothing else
                 return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
                             talk=True)
             return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,

@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+#: the recognisers `--voice-engine` names (`engines.open_engine`, docs/voice.md)
+ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk")
+
 
 def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice", nargs="?", action="append", const="", default=None, metavar="DEVICE=SEAT",
@@ -16,7 +19,7 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-realtime", action="store_true",
                    help="read the recordings at real speed, as a microphone (what comes while the companion speaks is not heard)")
     p.add_argument("--voice-model", type=Path, default=None, help="a vosk model folder for the language")
-    p.add_argument("--voice-engine", choices=("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk"),
+    p.add_argument("--voice-engine", choices=ENGINES,
                    default="auto",
                    help="the recogniser: pocketsphinx, Whisper, pocketsphinx with Whisper confirming its doubtful state "
                         "changes (confirm) or also rejecting talk (checked), pocketsphinx's shortlist scored by Whisper "

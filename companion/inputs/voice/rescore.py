@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .engines import SecondPass
 from .grammar import Phrase, PhraseSet, fold_token
 from .recognizer import Result
 
@@ -236,17 +237,18 @@ class RescoredResult(Result):
     #: each candidate's (phrase, command, score, tokens) and the free transcript's (score, tokens)
     scores: tuple[tuple[str, str | None, float, int], ...] = ()
     free_score: tuple[float, int] = (0.0, 0)
+    #: Whisper heard something else far likelier than any line: talk, no command
+    talk: bool = False
 
 
-class RescoreRecognizer:
+class RescoreRecognizer(SecondPass):
     """pocketsphinx's streamed decode, then Whisper's scores over a shortlist of lines: the
     recogniser contract of the listener (`set_phrases`, `begin`/`feed`/`finish`, `recognize`)."""
 
     def __init__(self, first: Any, rescorer: Rescorer) -> None:
-        self.first, self.rescorer = first, rescorer
-        self.lang = first.lang
+        super().__init__(first)
+        self.rescorer = rescorer
         self.phrases: PhraseSet | None = None
-        self._pcm: list[np.ndarray] = []
         self._index: Any = None
         self._key: str | None = None
 
@@ -259,22 +261,8 @@ class RescoreRecognizer:
         if phrases.key() != self._key:
             self._index, self._key = None, phrases.key()
 
-    def begin(self) -> None:
-        self._pcm = []
-        self.first.begin()
-
-    def feed(self, pcm: np.ndarray) -> None:
-        self._pcm.append(np.asarray(pcm))
-        self.first.feed(pcm)
-
-    def finish(self) -> Result:
-        got = self.first.finish()
-        pcm = np.concatenate(self._pcm) if self._pcm else np.zeros(0, np.int16)
-        self._pcm = []
+    def second(self, got: Result, pcm: np.ndarray) -> Result:
         return self.rescore(got, pcm)
-
-    def recognize(self, pcm: np.ndarray) -> Result:
-        return self.rescore(self.first.recognize(pcm), pcm)
 
     # ------------------------------------------------------------------ the shortlist
     def shortlist(self, got: Result, free: str | None = None) -> list[tuple[tuple[str, ...], Phrase]]:
@@ -365,7 +353,8 @@ class RescoreRecognizer:
         seen = (tuple((p.phrase, p.command, x, n) for (_t, p), x, n in zip(cands, scored.scores, scored.counts, strict=True)),
                 (scored.free_score, scored.free_tokens))
         if per_tok < -fit.talk_gap:  # Whisper heard something else far likelier: talk
-            return RescoredResult(text, None, None, 0.0, feats, got, scored.free, len(cands), scored.ms, *seen)
+            return RescoredResult(text, None, None, 0.0, feats, got, scored.free, len(cands), scored.ms, *seen,
+                                  talk=True)
         return RescoredResult(text, phrase.phrase, phrase.command, confidence_of(feats, self.lang), feats, got, scored.free,
                               len(cands), scored.ms, *seen)
 

@@ -69,6 +69,18 @@ class NoWhisperModel(NoModel):
             Msg("core.voice.no_whisper", where=str(where or default_model_dir()))))
 
 
+class WhisperJoinFailed(NoWhisperModel):
+    """The packaged model could not be joined into its folder (a full disk, a folder that
+    cannot be written, parts another version wrote): one sentence, saying why."""
+
+    def __init__(self, lang: str, where: Path, reason: str) -> None:
+        from companion.narration import Msg, catalog
+
+        self.lang, self.where = lang, where
+        RuntimeError.__init__(self, catalog(lang if lang in ("fr", "en") else "en").text(
+            Msg("core.voice.whisper_join_failed", where=str(where), reason=reason)))
+
+
 def default_model_dir() -> Path:
     """Where the packaged model is joined: ``<data dir>/voice/whisper-base``."""
     return paths.data_dir() / "voice" / "whisper-base"
@@ -235,7 +247,10 @@ def model_folder(where: Path | str | None = None, lang: str = "en") -> Path:
             raise NoWhisperModel(lang, folder)
         return folder
     folder = default_model_dir()
-    joined = join_packaged(folder)
+    try:
+        joined = join_packaged(folder)
+    except (OSError, ValueError, struct.error) as exc:  # the packaged parts stay as they are
+        raise WhisperJoinFailed(lang, folder, getattr(exc, "strerror", None) or str(exc) or type(exc).__name__) from exc
     if joined is None:
         if is_model(folder):
             return folder
@@ -266,6 +281,10 @@ def load_model(folder: Path, threads: int | None = None) -> tuple[Any, threading
     with _MODELS_LOCK:
         if key not in _MODELS:
             _lazy("av")
+            # OpenMP's threads otherwise spin between calls and starve pocketsphinx and the VAD
+            # beside them (rescore.py: the listener fell 10-20 s behind on a loaded machine).
+            # Read when OpenMP starts: before CTranslate2 is first imported
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             from faster_whisper import WhisperModel
 
             _MODELS[key] = (WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads,
@@ -377,6 +396,11 @@ class WhisperResult(Result):
     transcript: Transcript | None = None
     #: the nearest listed phrase, even when too far to be taken (the figures)
     nearest: Any = None
+
+    @property
+    def talk(self) -> bool:
+        """Whisper's own words that are no listed phrase: what people said, no command."""
+        return self.line is None
 
 
 def confidence_of(heard: Transcript, cost: float) -> float:
