@@ -21,12 +21,15 @@ can only add one segment (five empty neighbours) when that cannot beat the best 
 
 Speed (issue 26). Paths are walked in steps of whole old paths (`paths.OldPaths`, summed up
 once per search), and a candidate one tile longer than a scored one re-traces only the paths
-through that tile: the scoring paths whose ends do not face it are the same. A sound upper
-bound on what the remaining tiles can add was tried and measured (bench/kaliko_best.py's
-positions): at one tile left it stays ~25 points above the best found in median, and the
-walk is not bushy near its leaves (as many nodes at 5 tiles as at 6), so it pruned almost
-nothing and cost more than it saved; it is not kept. The walk itself (and so its node
-count, the bots' budget) is the same as before. This module and paths.py also run compiled
+through that tile: the scoring paths whose ends do not face it are the same. A global
+upper bound on what the remaining tiles can add stood ~25 points above the best found and
+was dropped; what is kept (`prune`, for `best_play` and the deadline search, never for a
+bot's budgeted walk, whose node count and so moves stay the same) is a LOCAL bound where
+two tiles are left (`_bounded`): it looks at the paths that end at the cells those two tiles
+can reach, colour by colour (a colour scores only with two old runs, doubles only if a
+cycle can come back), and skips the subtree when even that cannot beat the best found;
+that removes the last level of the walk's fan-out where it does not matter (25-50 % of the
+nodes on the slowest positions). This module and paths.py also run compiled
 by mypyc when `./run setup` built them from these very sources (native.py and the end of
 this file), 1.8x faster on the same walk; what else was tried on the slowest positions and
 why it is not kept: docs/kaliko.md.
