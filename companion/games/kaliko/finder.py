@@ -452,6 +452,9 @@ class Finder:
         if not joined and not self._reachable(z, g, COLOUR[self.board[x]][e]):
             return here  # RULES K-10: this walk can no longer join a second old path
         if self.prune and here is not None and left == 2:
+            # RULES K-10, K-15 to K-17: what two more tiles can add is bounded by the paths
+            # ending where they can go (proof: `_bounded`); at one tile left the free-cell
+            # rule below already leaves almost nothing to skip (docs/kaliko.md)
             other = -1 if phase == 2 else seq[0][0] + STEP[seq[0][1]]  # phase 1: the backward end too
             if self._bounded(z, g, left, other, self.best_score - here):
                 return here  # no play of this walk's subtree can beat the best found (`_bounded`)
