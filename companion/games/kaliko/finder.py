@@ -21,12 +21,15 @@ can only add one segment (five empty neighbours) when that cannot beat the best 
 
 Speed (issue 26). Paths are walked in steps of whole old paths (`paths.OldPaths`, summed up
 once per search), and a candidate one tile longer than a scored one re-traces only the paths
-through that tile: the scoring paths whose ends do not face it are the same. A sound upper
-bound on what the remaining tiles can add was tried and measured (bench/kaliko_best.py's
-positions): at one tile left it stays ~25 points above the best found in median, and the
-walk is not bushy near its leaves (as many nodes at 5 tiles as at 6), so it pruned almost
-nothing and cost more than it saved; it is not kept. The walk itself (and so its node
-count, the bots' budget) is the same as before. This module and paths.py also run compiled
+through that tile: the scoring paths whose ends do not face it are the same. A global
+upper bound on what the remaining tiles can add stood ~25 points above the best found and
+was dropped; what is kept (`prune`, for `best_play` and the deadline search, never for a
+bot's budgeted walk, whose node count and so moves stay the same) is a LOCAL bound where
+two tiles are left (`_bounded`): it looks at the paths that end at the cells those two tiles
+can reach, colour by colour (a colour scores only with two old runs, doubles only if a
+cycle can come back), and skips the subtree when even that cannot beat the best found;
+that removes the last level of the walk's fan-out where it does not matter (25-50 % of the
+nodes on the slowest positions). This module and paths.py also run compiled
 by mypyc when `./run setup` built them from these very sources (native.py and the end of
 this file), 1.8x faster on the same walk; what else was tried on the slowest positions and
 why it is not kept: docs/kaliko.md.
@@ -37,12 +40,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .paths import OldPaths, Piece
+from .paths import OldPaths, Piece, crossings_on
 from .scoring import Verdict, score_paths
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 
 _Q, _R = 12, (1 << 12) - 1  # a packed cell is q' << 12 | r' (tiles.cell_id)
 
+
+# a path of the board with an end at an empty cell (Finder._arms): colour, key, value, old
+# path ids, masks on new tiles, the cell its other end faces, the edge and the cell of this end
+Arm = tuple[int, int, int, list[int], dict[int, int], int, int, int]
 
 _NEVER = 1 << 62  # a node count never reached (an int, so that mypyc can compile this module)
 CLOCK_EVERY = 32  # nodes between two looks at the clock of a search with a deadline
@@ -108,6 +115,7 @@ class Finder:
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
         scores_only: bool = False,
+        prune: bool = False,
     ) -> None:
         """`scores_only` keeps only each play's score (in `scores`: `coups` needs no list).
         `budget` (nodes of the walk) and `deadline` (a time of `clock`) make the search
@@ -115,6 +123,11 @@ class Finder:
         False. A budget gives the same answer on any machine (bots, RULES-free of time);
         only what a player waits for passes a deadline."""
         self.best_only = best_only and not double_main_only
+        # `prune` (best_only): skip the walk's last two tiles where a sound bound (`_bounded`)
+        # says they cannot beat the best found; it changes the node count, so the bots'
+        # budgeted walks never prune (their moves, and the goldens, stay those of the walk).
+        # The bound counts crossings on the whole path (DEFAULT K-16).
+        self.prune = self.best_only and prune and not crossings_new_tiles_only
         self.scores_only = self.best_only or (scores_only and not double_main_only)  # quick scoring
         self.budget, self.deadline, self._clock = budget, deadline, clock
         self.complete = True
@@ -154,6 +167,18 @@ class Finder:
         # their two ends face) when asked for, else None; the cells in the order placed
         self._layers: list[tuple[int, list[tuple[int, int, int]]] | None] = [(0, [])]
         self._placed: list[int] = []
+        # the bound's tile part: for each tile of the hand, per colour, its segments of that
+        # colour + 3 x their crossing pairs (the most a tile's own segments add to the
+        # paths of that colour, RULES K-15, K-16; rotation changes neither)
+        self._tau: dict[int, tuple[int, int, int, int]] = {}
+        for n in self.hand:
+            ot = ROTATIONS[n][0]
+            col = COLOUR[ot]
+            tau = [0, 0, 0, 0]
+            for k in (1, 2, 3):
+                mask = sum(1 << e for e in range(6) if col[e] == k)
+                tau[k] = bin(mask).count("1") // 2 + 3 * crossings_on(ot, mask)
+            self._tau[n] = (0, tau[1], tau[2], tau[3])
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes
@@ -426,6 +451,13 @@ class Finder:
         z, g = c + STEP[b], (b + 3) % 6
         if not joined and not self._reachable(z, g, COLOUR[self.board[x]][e]):
             return here  # RULES K-10: this walk can no longer join a second old path
+        if self.prune and here is not None and left == 2:
+            # RULES K-10, K-15 to K-17: what two more tiles can add is bounded by the paths
+            # ending where they can go (proof: `_bounded`); at one tile left the free-cell
+            # rule below already leaves almost nothing to skip (docs/kaliko.md)
+            other = -1 if phase == 2 else seq[0][0] + STEP[seq[0][1]]  # phase 1: the backward end too
+            if self._bounded(z, g, left, other, self.best_score - here):
+                return here  # no play of this walk's subtree can beat the best found (`_bounded`)
         last_free = False
         if self.best_only and here is not None and left == 1:
             # The last tile, in a cell whose other five neighbours are empty, adds exactly
@@ -442,6 +474,123 @@ class Finder:
             if last_free:
                 break
         return here
+
+    def _arms(self, y: int) -> list[Arm]:
+        """The paths of the board with an end at empty cell `y`, one per edge of `y` that
+        faces a tile, as (colour, the path's key: the smaller of its two end faces
+        (cell << 3 | edge of the empty cell), value (segments + 3 x self-crossings), its old
+        paths' ids, its edges on each new tile (masks), the cell its other end faces, the edge of `y`,
+        `y`)."""
+        board, new, paths = self.board, self.new, self._paths
+        out: list[Arm] = []
+        for f in range(6):
+            n = y + STEP[f]
+            t = board.get(n)
+            if t is None:
+                continue
+            entry = (f + 3) % 6
+            if n not in new:  # an old path: whole, unless its far end meets a new tile
+                pid, c1, b1 = paths.end[n << 3 | entry]
+                far = c1 + STEP[b1]
+                if far not in board:
+                    none: dict[int, int] = {}
+                    out.append((COLOUR[t][entry], min(y << 3 | f, far << 3 | (b1 + 3) % 6), paths.value_of[pid],
+                                [pid], none, far, f, y))
+                    continue
+            seq, _closed = paths._follow(board, new, y, f, -1)  # open: it ends at y
+            last = seq[-1]
+            far = last[2] + STEP[last[3]]
+            key = min(y << 3 | f, far << 3 | (last[3] + 3) % 6)
+            val, pids, masks = paths.value(new, seq)
+            out.append((COLOUR[t][entry], key, val, pids, masks, far, f, y))
+        return out
+
+    def _bounded(self, z: int, g: int, left: int, other: int, room: int) -> bool:
+        """Whether an upper bound on what the walk's backward end can still add to the play's score
+        with at most `left` (1 or 2) more tiles, the first at `z` (the main path enters it by
+        edge `g`), the next where the main path goes from there: an empty neighbour of `z`
+        or the far end of a path that ends at `z` by another edge than `g` (that is all a
+        backward walk can reach in two tiles; leaving by the main path itself closes it),
+        or `other` (when not -1: the forward walk's backward end, which a forward walk's
+        subtree also extends) is at most `room`.
+
+        Proof (RULES K-10, K-15 to K-18). Let T be the tiles added and S their cells. A path
+        of the board that has no end in S is unchanged, and so is its score. Every path
+        through T is T's segments and paths of the board that end in S ("arms", K-2); those
+        arms lose their old score, which is their value when they score (they are open,
+        K-10: with two old runs). A path R through T scores at most its segments + 3 x its
+        crossings, doubled only if closed (K-17), which needs each of its arms to have both
+        ends in S. Its crossings are its arms' own, its arms' crossings with each other
+        (counted pair by pair) and its T segments' own (at most `_tau`). Counting each arm
+        once per end it has in S covers the doubling of its value; paths are of one colour,
+        and a path of colour c through T scores only if it holds two old runs or is closed
+        with one (K-10): with no arm of colour c already scoring and fewer than two ends in
+        S of colour-c arms holding old segments, colour c adds nothing."""
+        if room < 1:
+            return False  # (the main path's next segment alone adds 1, K-15)
+        taus = [self._tau[n] for n in self.hand if n not in self.used]
+        arms = self._arms(z)
+        if self._gain_of(arms, 1, taus) > room:
+            return False
+        if left >= 2:
+            board = self.board
+            nxt = {z + s for s in STEP if z + s not in board}
+            nxt.update(a[5] for a in arms if a[6] != g)
+            if other >= 0:
+                nxt.add(other)
+            nxt.discard(z)
+            for y in nxt:
+                if self._gain_of(arms + self._arms(y), 2, taus) > room:
+                    return False
+        return True
+
+    def _gain_of(self, arms: list[Arm], tiles: int,
+                 taus: list[tuple[int, int, int, int]]) -> int:
+        """`_bounded`'s bound for the arms met in S (an arm once per end in S) and `tiles` of
+        the tiles left (their `_tau`)."""
+        got: dict[int, list[int]] = {}  # key -> [colour, value, old runs, ends, index in arms, cell, cell]
+        for i, (colour, key, val, pids, _masks, _far, _edge, y) in enumerate(arms):
+            a = got.get(key)
+            if a is None:
+                got[key] = [colour, val, len(pids), 1, i, y, -1]
+            else:
+                a[3] += 1
+                a[6] = y
+        gain = 0
+        weight = [0, 0, 0, 0]  # per colour: 0 adds nothing, 1 open, 2 may close (K-17)
+        paths, new = self._paths, self.new
+        for k in (1, 2, 3):
+            mine = [a for a in got.values() if a[0] == k]
+            ends_old, scoring, closable, total = 0, False, False, 0
+            for a in mine:
+                val, runs, ends = a[1], a[2], a[3]
+                total += val * ends
+                if runs >= 2:  # an open path of the board scores with two old runs (K-10)
+                    scoring = True
+                    total -= val
+                elif runs == 1:
+                    ends_old += ends
+                if runs >= 1 and ends == 2 and not closable:
+                    # Closing it needs the cycle to come back: both ends in one cell, or
+                    # its two cells next to each other, or another path of its colour with
+                    # an end in each (two tiles join only by a shared edge or a path).
+                    y1, y2 = a[5], a[6]
+                    closable = y1 == y2 or _hex(y1, y2) == 1 or any(
+                        b is not a and b[3] == 2 and ((b[5] == y1 and b[6] == y2) or (b[5] == y2 and b[6] == y1))
+                        for b in mine)
+            if not (scoring or ends_old >= 2):
+                continue
+            mult = 2 if closable else 1
+            weight[k] = mult
+            for i in range(len(mine)):
+                a1 = arms[mine[i][4]]
+                for j in range(i + 1, len(mine)):
+                    a2 = arms[mine[j][4]]
+                    total += 3 * mult * paths.crossings(new, a1[3], a1[4], a2[3], a2[4])
+            gain += total
+        w1, w2, w3 = weight[1], weight[2], weight[3]
+        own = sorted((w1 * t[1] + w2 * t[2] + w3 * t[3] for t in taus), reverse=True)
+        return gain + sum(own[:tiles])
 
     def _candidate(self, seq: list[Piece], closed: bool) -> int | None:
         runs = sum(1 for s in seq if s[4] >= 0)  # each old path on it is one old run (paths.py)
@@ -547,7 +696,8 @@ def best_play(
     max_tiles: int = 7,
 ) -> Found | None:
     """The best legal play of `hand` (exhaustive: every play is reached or provably beaten)."""
-    plays = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, best_only=True).run()
+    plays = Finder(board, hand, crossings_new_tiles_only, double_main_only, max_tiles, best_only=True,
+                   prune=True).run()
     return plays[0] if plays else None
 
 
@@ -616,6 +766,7 @@ def search_best(
     for size in [*(s for s in (2, 3) if s < max_tiles), max_tiles]:
         timed = size > 2 or size == max_tiles
         finder = Finder(board, hand, crossings_new_tiles_only, double_main_only, size, best_only=True,
+                        prune=budget is None,  # a bot's budgeted walk stays the same walk
                         budget=None if budget is None else max(budget - used, 0),
                         deadline=deadline if timed else None, clock=clock if timed else None)
         got = finder.run()

@@ -54,6 +54,8 @@ class OldPaths:
                 self.end[c1 << 3 | b1] = (pid, c0, a0)
                 self.length.append(len(seq))
                 self.own.append(self_crossings(old, seq))
+        # each old path's value, segments + 3 x self-crossings (RULES K-15, K-16)
+        self.value_of = [n + 3 * k for n, k in zip(self.length, self.own, strict=True)]
         for c, ot in old.items():
             part = PARTNER[ot]
             segs = [(a, part[a]) for a in range(6) if a < part[a]]
@@ -120,3 +122,38 @@ class OldPaths:
                     cross += between.get((p, q) if p < q else (q, p), 0)
         base = length + 3 * cross
         return 2 * base if closed else base
+
+    def value(self, new: dict[int, int], seq: list[Piece]) -> tuple[int, list[int], dict[int, int]]:
+        """For the bound of the best-play search (finder._bounded): the open path `seq` as
+        (segments + 3 x its self-crossings, its old paths' ids, the mask of its edges on
+        each of its new tiles).
+        RULES K-15, K-16 (whole path, DEFAULT)."""
+        length, pids = 0, []
+        masks: dict[int, int] = {}
+        for c, a, _c, b, pid in seq:
+            if pid < 0:
+                length += 1
+                masks[c] = masks.get(c, 0) | 1 << a | 1 << b
+            else:
+                pids.append(pid)
+                length += self.length[pid]
+        cross = sum(crossings_on(new[c], m) for c, m in masks.items() if m & (m - 1) & ((m & (m - 1)) - 1))
+        own, between = self.own, self.between
+        cross += sum(own[p] for p in pids)
+        for i, p in enumerate(pids):
+            for q in pids[i + 1:]:
+                cross += between.get((p, q) if p < q else (q, p), 0)
+        return length + 3 * cross, pids, masks
+
+    def crossings(self, new: dict[int, int], pids: list[int], masks: dict[int, int], pids2: list[int],
+                  masks2: dict[int, int]) -> int:
+        """How many crossing pairs two distinct paths (their old ids, their masks on new
+        tiles) have with each other: on old tiles, and on the new tiles both pass through."""
+        between = self.between
+        got = sum(between.get((p, q) if p < q else (q, p), 0) for p in pids for q in pids2)
+        for c, m in masks.items():
+            m2 = masks2.get(c)
+            if m2 is not None:
+                ot = new[c]
+                got += crossings_on(ot, m | m2) - crossings_on(ot, m) - crossings_on(ot, m2)
+        return got
