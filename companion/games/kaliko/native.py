@@ -61,7 +61,7 @@ def joined() -> str:
 def load() -> ModuleType | None:
     """The compiled finder built from exactly these sources, or None (and `STATUS` why)."""
     global STATUS
-    if os.environ.get("COMPANION_PURE"):
+    if os.environ.get("COMPANION_PURE", "0") not in ("", "0"):
         STATUS = "pure Python (COMPANION_PURE is set)"
         return None
     try:
@@ -130,8 +130,8 @@ def build(out: Path = OUT) -> str | None:
             last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
             return f"mypyc could not build the Kaliko finder ({last[0][:200]}): it stays pure Python"
         out.mkdir(exist_ok=True)
-        for old in out.glob("kaliko_native_*"):
-            old.unlink()
+        for old in out.glob("kaliko_native_*" + suffix):  # this Python's older builds only: another
+            old.unlink()                                   # venv's beside them stay
         shutil.copy(built, out / (name + ".tmp"))
         os.replace(out / (name + ".tmp"), target)  # never a half-written module under its name
     return None
