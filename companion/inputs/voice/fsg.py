@@ -41,15 +41,17 @@ WHOLE_ODDS = 3.0
 WHOLE_SHARE = 0.3
 
 #: the shared filler (« euh », « s'il te plaît », "um", "please": the table's ``filler``) heard
-#: before a phrase (up to two) and after it (one), each filler this likely; None: not heard
-#: (the decoder's own noise fillers take a hesitation then). Off until 2026-12-02: the
-#: confidence of plain lines fell with the arcs (« yes » 0.66 -> 0.22): the path's extra null
-#: transitions put the final silence inside the phrase for the filler-share feature (pocketsphinx's
-#: "(NULL)" segments, now skipped there), and a null transition into the phrases made each
-#: filler's last sound a left context of every phrase's first phone (the fillers now lead to
-#: states of their own, `_lead_into`). bench/voice_whole_language.py --filler, and
-#: bench/voice_accuracy.py --filler 0.05 against none (docs/voice.md, « Filler »)
-FILLER: float | None = 0.05
+#: before a phrase (up to two: states of their own, `_lead_into`) and after it (one), each
+#: filler this likely; None: not heard (the decoder's own noise fillers take a hesitation).
+#: Off (measured 2026-12-02, docs/voice.md « Filler »): at 0.05 the lines said with filler are
+#: heard (« um, X » 9 -> 30 of 32 held-out, « X please » 22 -> 32) and plain ones as often, but
+#: the grammar path's score per frame (the confidence's ``llr``) falls by about 3 on the same
+#: sound: pocketsphinx scores against the best senone of those its search keeps active, and the
+#: filler words keep more of them active. « end game » said right came out at 0.065, under the
+#: listener's talk floor (0.08; 0.17 without), and the whole game by voice did not end.
+#: To turn on with the grammar decoder scoring every senone (``compallsen``: the same llr with
+#: or without the arcs, measured) and every confidence refitted on that.
+FILLER: float | None = None
 #: the plain path past the filler arcs keeps 1 - FILLER (a proper distribution) or 1
 NORMALISE_FILLER = True
 #: one filler after the phrase too
@@ -87,7 +89,9 @@ class Automaton:
         null transition after each word (its own closure is not run on a grammar made by
         `create_fsg`): a second one had to wait for a silence word, so optional parts (the
         filler, a speaker's name) split the leading silence in two and cost the path a
-        silence's penalty (measured: « yes » at 0.22 instead of 0.66 with the filler arcs)."""
+        silence's penalty. Given to pocketsphinx as well, it lowered the lines heard exactly in
+        babble at 10 dB (filler on, bench/voice_accuracy.py --n 40: fitted 15 -> 9 of 61,
+        held-out 23 -> 12 of 99, 2026-12-02): only `_lead_into` uses it."""
         nulls: dict[int, list[tuple[int, float]]] = {}
         for a, b, p, w in self.arcs:
             if w is None:
