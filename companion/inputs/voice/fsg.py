@@ -248,9 +248,9 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         # « euh, s'il te plaît, aide merci »: up to two fillers before the phrase, one after
         # (no cycle: a plain phrase keeps its probability, and the automaton stays acyclic).
         # The fillers lead to states of their own, `lead`, that get a copy of the phrases' first
-        # words (`_lead_into`, once the phrases are there): a null transition from them into
-        # the phrases' states made the sound after a filler (« um ») a left context of every
-        # phrase's first phone there, and plain lines scored worse (« help » 0.11 -> 0.03)
+        # words (`_lead_into`, once the phrases are there): the plain path has no null
+        # transition more than without filler (the old optional arcs' one made pocketsphinx
+        # split the leading silence in two: `Automaton.null_closure`)
         one, two = fa.state(), fa.state()
         lead = [one, two]
         if TRAILING_FILLER:
@@ -304,14 +304,14 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
             fa.words(rules, body, end, share, slots)
     if lead:
         _lead_into(fa, body, lead)
-        _filler_chain(fa, ps.filler, body, lead[0], FILLER)
-        _filler_chain(fa, ps.filler, lead[0], lead[1], FILLER)
+        _filler_chain(fa, ps.filler, body, lead[0], FILLER or 0.0)
+        _filler_chain(fa, ps.filler, lead[0], lead[1], FILLER or 0.0)
     return fa
 
 
 def _filler_chain(fa: Automaton, filler: Sequence[Sequence[str]], src: int, dst: int, prob: float) -> None:
-    """Any one filler from `src` to `dst` by word transitions alone (no null one: pocketsphinx
-    counts a null transition's far side's words in the left contexts of what follows)."""
+    """Any one filler from `src` to `dst` by word transitions alone (a null one would wait for
+    a silence word: `Automaton.null_closure`)."""
     for f in filler:
         here = src
         for k, word in enumerate(f):
