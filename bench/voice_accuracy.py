@@ -149,7 +149,8 @@ def voices_of(lang: str, held_out: bool = True) -> tuple[list[str], list[str]]:
     if lang == "en":
         held = [v for v in (*synth.FLITE_VOICES, *synth.FESTIVAL_VOICES) if synth.available(v)] if held_out else []
         return list(synth.EN_VOICES), held
-    return list(synth.FR_VOICES), list(synth.FR_HELD_OUT) if held_out else []
+    # fr-ch says fr's samples (the same voice): not held out
+    return list(synth.FR_VOICES), [v for v in synth.FR_HELD_OUT if v != "fr-ch"] if held_out else []
 
 
 def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: random.Random,

@@ -95,14 +95,20 @@ def test_sayable_now_prefers_the_games_own_phrases():
     assert ps.resolve("je demande le kimouss qui mange a chloe").phrase == "je demande le kimouss qui mange à Chloé"
 
 
-def test_a_wake_word_must_come_first_and_is_not_part_of_the_line():
+def test_a_wake_word_must_come_first_and_is_not_part_of_the_line(monkeypatch):
+    from companion.inputs.voice import fsg
+
+    monkeypatch.setattr(fsg, "FILLER", None)  # the JSGF text without the filler's optional parts
     ps = PhraseSet.build([("help", "help"), ("push four", "action:4")]).with_wake("companion")
     assert "public <sayable> = companion ( ( help ) | ( push four ) ) ;" in ps.jsgf()
     assert ps.resolve("companion push four").phrase == "push four"
     assert ps.resolve("push four") is None
 
 
-def test_a_speaker_may_name_themselves_first_or_alone():
+def test_a_speaker_may_name_themselves_first_or_alone(monkeypatch):
+    from companion.inputs.voice import fsg
+
+    monkeypatch.setattr(fsg, "FILLER", None)  # the JSGF text without the filler's optional parts
     from companion.inputs.voice.grammar import SPEAKER
 
     ps = PhraseSet.build([("mon plateau", "board"), ("pousse quatre", "action:4")], None, "fr").with_speakers(["Paul", "Zoé"])
@@ -183,7 +189,7 @@ def test_the_rivals_of_a_line_differ_from_it_in_one_slot_value():
 def test_the_shared_filler_may_come_before_and_after_a_phrase_and_is_not_part_of_the_line(monkeypatch):
     from companion.inputs.voice import fsg
 
-    monkeypatch.setattr(fsg, "FILLER", 0.05)  # off in play until the confidence is refitted
+    monkeypatch.setattr(fsg, "FILLER", 0.05)  # as in play
     ps = PhraseSet.build([("aide", "help"), ("pousse quatre", "action:4")], None, "fr")
     fa = fsg.automaton(ps)
     for said in ("euh aide", "euh s'il te plait aide merci", "pousse quatre s'il te plait", "aide"):

@@ -41,13 +41,16 @@ WHOLE_ODDS = 3.0
 WHOLE_SHARE = 0.3
 
 #: the shared filler (« euh », « s'il te plaît », "um", "please": the table's ``filler``) heard
-#: before a phrase (up to two) and after it (one), each filler this likely; None: not heard
-#: (the decoder's own noise fillers take a hesitation then). Off: at 0.05 the lines said with
-#: filler were heard far more often (« um, X » 12 → 29 of 32, « X please » 9 → 28), plain lines
-#: as often, but the confidence of plain lines fell (« yes » 0.66 → 0.22: the path's extra null
-#: transitions put the final silence inside the phrase for the filler-share feature, fitted
-#: without them), so « end game » became talk and « yes » unsure. To turn on once the
-#: confidence is refitted with these arcs. bench/voice_whole_language.py --filler (docs/voice.md)
+#: before a phrase (up to two: states of their own, `_lead_into`) and after it (one), each
+#: filler this likely; None: not heard (the decoder's own noise fillers take a hesitation).
+#: Off (measured 2026-12-02, docs/voice.md « Filler »): at 0.05 the lines said with filler are
+#: heard (« um, X » 9 -> 30 of 32 held-out, « X please » 22 -> 32) and plain ones as often, but
+#: the grammar path's score per frame (the confidence's ``llr``) falls by about 3 on the same
+#: sound: pocketsphinx scores against the best senone of those its search keeps active, and the
+#: filler words keep more of them active. « end game » said right came out at 0.065, under the
+#: listener's talk floor (0.08; 0.17 without), and the whole game by voice did not end.
+#: To turn on with the grammar decoder scoring every senone (``compallsen``: the same llr with
+#: or without the arcs, measured) and every confidence refitted on that.
 FILLER: float | None = None
 #: the plain path past the filler arcs keeps 1 - FILLER (a proper distribution) or 1
 NORMALISE_FILLER = True
@@ -79,6 +82,39 @@ class Automaton:
         language weight `lw`: create_fsg takes the logarithm of what it is given as it is,
         where pocketsphinx's JSGF compile multiplies it by the decoder's `lw` (6.5)."""
         return [(a, b, p ** lw) if w is None else (a, b, p ** lw, w) for a, b, p, w in self.arcs]
+
+    def null_closure(self) -> list[Arc]:
+        """The null transitions a path of two or more of them makes, each from its first state
+        to its last straight, at the likeliest such path's probability. pocketsphinx follows one
+        null transition after each word (its own closure is not run on a grammar made by
+        `create_fsg`): a second one had to wait for a silence word, so optional parts (the
+        filler, a speaker's name) split the leading silence in two and cost the path a
+        silence's penalty. Given to pocketsphinx as well, it lowered the lines heard exactly in
+        babble at 10 dB (filler on, bench/voice_accuracy.py --n 40: fitted 15 -> 9 of 61,
+        held-out 23 -> 12 of 99, 2026-12-02): only `_lead_into` uses it."""
+        nulls: dict[int, list[tuple[int, float]]] = {}
+        for a, b, p, w in self.arcs:
+            if w is None:
+                nulls.setdefault(a, []).append((b, p))
+        memo: dict[int, dict[int, tuple[float, int]]] = {}
+
+        def reach(s: int, seen: frozenset[int]) -> dict[int, tuple[float, int]]:
+            if s in memo:
+                return memo[s]
+            out: dict[int, tuple[float, int]] = {}
+            for t, p in nulls.get(s, ()):
+                if t in seen:  # a cycle of null transitions: not followed round
+                    continue
+                for u, (q, hops) in [(t, (1.0, 0)), *reach(t, seen | {t}).items()]:
+                    if u not in out or p * q > out[u][0]:
+                        out[u] = (p * q, hops + 1)
+            memo[s] = out
+            return out
+
+        extra: list[Arc] = []
+        for s in list(nulls):
+            extra.extend((s, u, p, None) for u, (p, hops) in reach(s, frozenset({s})).items() if hops > 1)
+        return extra
 
     def words(self, seqs: Iterable[Sequence[str | tuple[str]]], src: int, dst: int, prob: float = 1.0,
               slots: Mapping[str, Sequence[Sequence[str]]] | None = None, flat: bool = False) -> None:
@@ -207,13 +243,16 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         fa.arc(named, body, 1.0)
     else:
         fa.arc(here, body, 1.0)
+    lead: list[int] = []
     if FILLER and ps.filler:
         # « euh, s'il te plaît, aide merci »: up to two fillers before the phrase, one after
-        # (no cycle: a plain phrase keeps its probability, and the automaton stays acyclic)
-        entry, mid, body = body, fa.state(), fa.state()
-        for src, dst, nxt in ((entry, body, mid), (mid, body, body)):
-            fa.arc(src, dst, 1.0 - FILLER if NORMALISE_FILLER else 1.0)
-            fa.words(ps.filler, src, nxt, FILLER)
+        # (no cycle: a plain phrase keeps its probability, and the automaton stays acyclic).
+        # The fillers lead to states of their own, `lead`, that get a copy of the phrases' first
+        # words (`_lead_into`, once the phrases are there): the plain path has no null
+        # transition more than without filler (the old optional arcs' one made pocketsphinx
+        # split the leading silence in two: `Automaton.null_closure`)
+        one, two = fa.state(), fa.state()
+        lead = [one, two]
         if TRAILING_FILLER:
             end = fa.state()
             fa.arc(end, fa.final, 1.0 - FILLER if NORMALISE_FILLER else 1.0)
@@ -263,4 +302,35 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
             fa.words(phrases, body, end, share)
         if rules:
             fa.words(rules, body, end, share, slots)
+    if lead:
+        _lead_into(fa, body, lead)
+        _filler_chain(fa, ps.filler, body, lead[0], FILLER or 0.0)
+        _filler_chain(fa, ps.filler, lead[0], lead[1], FILLER or 0.0)
     return fa
+
+
+def _filler_chain(fa: Automaton, filler: Sequence[Sequence[str]], src: int, dst: int, prob: float) -> None:
+    """Any one filler from `src` to `dst` by word transitions alone (a null one would wait for
+    a silence word: `Automaton.null_closure`)."""
+    for f in filler:
+        here = src
+        for k, word in enumerate(f):
+            nxt = dst if k == len(f) - 1 else fa.state()
+            fa.arc(here, nxt, prob / len(filler) if k == 0 else 1.0, word)
+            here = nxt
+
+
+def _lead_into(fa: Automaton, body: int, lead: list[int]) -> None:
+    """Each of the `lead` states (after a filler said first) goes on as `body` does: a copy of
+    every word transition that leaves `body` or a state its null transitions reach, at the
+    probability of the way there (the rest of each phrase is shared)."""
+    closure = {t: p for s, t, p, w in fa.null_closure() if s == body}
+    closure.update({t: p for s, t, p, w in fa.arcs if s == body and w is None and p > closure.get(t, 0.0)})
+    closure[body] = 1.0
+    first = [(b, closure[a] * p, w) for a, b, p, w in fa.arcs if w is not None and a in closure]
+    # a proper distribution (NORMALISE_FILLER): a filler said is FILLER of what leaves the
+    # states before the second filler, the plain way the rest (the JSGF text's weights)
+    keep = 1.0 - FILLER if FILLER and NORMALISE_FILLER else 1.0
+    fa.arcs[:] = [(a, b, p * keep, w) if a == body else (a, b, p, w) for a, b, p, w in fa.arcs]
+    for k, state in enumerate(lead):
+        fa.arcs.extend((state, b, p * (keep if k < len(lead) - 1 else 1.0), w) for b, p, w in first)
