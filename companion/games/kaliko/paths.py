@@ -100,8 +100,9 @@ class OldPaths:
                 pid, c, out = end[n << 3 | entry]
                 got.append((n, entry, c, out, pid))
 
-    def score(self, new: dict[int, int], seq: list[Piece], closed: bool, new_tiles_only: bool) -> int:
-        """RULES K-10, K-15 to K-17: what the path scores (0 when it is no scoring path)."""
+    def _parts(self, seq: list[Piece]) -> tuple[int, list[int], dict[int, int]]:
+        """The path `seq` as (its segments, its old paths' ids, the mask of its edges on each
+        of its new tiles)."""
         length, pids = 0, []
         masks: dict[int, int] = {}
         for c, a, _c, b, pid in seq:
@@ -111,16 +112,26 @@ class OldPaths:
             else:
                 pids.append(pid)
                 length += self.length[pid]
-        if not (len(pids) >= 2 or (closed and pids)):
-            return 0
+        return length, pids, masks
+
+    def _crossings(self, new: dict[int, int], pids: list[int], masks: dict[int, int], old_too: bool) -> int:
+        """RULES K-16: the path's self-crossings on its new tiles, and with `old_too` on its old
+        paths and between them (the default; not under crossings_new_tiles_only)."""
         cross = sum(crossings_on(new[c], m) for c, m in masks.items() if m & (m - 1) & ((m & (m - 1)) - 1))
-        if not new_tiles_only:
+        if old_too:
             own, between = self.own, self.between
             cross += sum(own[p] for p in pids)
             for i, p in enumerate(pids):
                 for q in pids[i + 1:]:
                     cross += between.get((p, q) if p < q else (q, p), 0)
-        base = length + 3 * cross
+        return cross
+
+    def score(self, new: dict[int, int], seq: list[Piece], closed: bool, new_tiles_only: bool) -> int:
+        """RULES K-10, K-15 to K-17: what the path scores (0 when it is no scoring path)."""
+        length, pids, masks = self._parts(seq)
+        if not (len(pids) >= 2 or (closed and pids)):
+            return 0
+        base = length + 3 * self._crossings(new, pids, masks, not new_tiles_only)
         return 2 * base if closed else base
 
     def value(self, new: dict[int, int], seq: list[Piece]) -> tuple[int, list[int], dict[int, int]]:
@@ -128,22 +139,8 @@ class OldPaths:
         (segments + 3 x its self-crossings, its old paths' ids, the mask of its edges on
         each of its new tiles).
         RULES K-15, K-16 (whole path, DEFAULT)."""
-        length, pids = 0, []
-        masks: dict[int, int] = {}
-        for c, a, _c, b, pid in seq:
-            if pid < 0:
-                length += 1
-                masks[c] = masks.get(c, 0) | 1 << a | 1 << b
-            else:
-                pids.append(pid)
-                length += self.length[pid]
-        cross = sum(crossings_on(new[c], m) for c, m in masks.items() if m & (m - 1) & ((m & (m - 1)) - 1))
-        own, between = self.own, self.between
-        cross += sum(own[p] for p in pids)
-        for i, p in enumerate(pids):
-            for q in pids[i + 1:]:
-                cross += between.get((p, q) if p < q else (q, p), 0)
-        return length + 3 * cross, pids, masks
+        length, pids, masks = self._parts(seq)
+        return length + 3 * self._crossings(new, pids, masks, True), pids, masks
 
     def crossings(self, new: dict[int, int], pids: list[int], masks: dict[int, int], pids2: list[int],
                   masks2: dict[int, int]) -> int:
