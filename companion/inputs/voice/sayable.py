@@ -85,10 +85,30 @@ def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], list[s
     def moves() -> list[str]:
         with lock:
             if not made:
-                everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize, commands=False)
-                made.append([" ".join(tokens_of(p)) for p, c in everything.concrete if c == "action"])
+                made.append(_every_move(ui, match, seat, lang))
             return made[0]
     return moves
+
+
+def _every_move(ui: Any, match: Any, seat: int, lang: str) -> list[str]:
+    """The moves of `every_move`, from the game's `every_phrase(ui, match, seat, lang)` (its
+    phrases module's: one phrase at a time, no `Builder` of them all; 2kissa10) when it has
+    one, else from every phrase the game lists without a limit."""
+    import importlib
+
+    module = importlib.import_module(type(ui).__module__.rpartition(".")[0] + ".phrases")
+    each = module.every_phrase(ui, match, seat, lang) if callable(getattr(module, "every_phrase", None)) else None
+    if each is None:
+        everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize, commands=False)
+        each = (p for p, c in everything.concrete if c == "action")
+    seen: set[str] = set()  # the first of equal moves, in order (the strings are not copied)
+    out = []
+    for phrase in each:
+        toks = " ".join(tokens_of(phrase))
+        if toks not in seen:
+            seen.add(toks)
+            out.append(toks)
+    return out
 
 
 def shared_commands(lang: str) -> set[str]:
