@@ -36,7 +36,7 @@ import math
 import os
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -243,7 +243,7 @@ class SphinxRecognizer:
         self._search = 0
         self._pron: list[tuple[str, str]] = []  # (phone string, phrase key) for the margin
         self._legal: LegalMoves | None = None  # every legal move, when the listed ones are a sample
-        self._legal_make: Callable[[], list[str]] | None = None
+        self._legal_make: Callable[[], Sequence[str]] | None = None
         #: the last utterance's margin over its nearest rival (`_rival_margin`), for the figures
         self.last_rival: float | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
