@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import overload
 
+from .memory import give_back
+
 #: how many legal moves, the nearest in words to what was heard, the second pass weighs
 NEAREST = 40
 #: how many strings a `Packed` joins into one
@@ -85,6 +87,7 @@ class LegalMoves:
             self._moves = self._make()
         except Exception as exc:  # noqa: BLE001 - the second pass is skipped, and says why in `failed`
             self.failed = exc
+        give_back()  # the build's freed pages, in this thread's own malloc arena (memory.py)
 
     def nearest(self, heard: str, k: int = NEAREST, wait: float = 10.0) -> list[tuple[str, ...]]:
         """The tokens of the `k` legal moves nearest `heard` (grammar tokens, spaced), or none

@@ -48,6 +48,7 @@ from companion import paths
 from .fsg import Automaton, automaton
 from .grammar import PhraseSet
 from .legal import LegalMoves
+from .memory import give_back, give_back_later
 from .pronounce import Lexicon
 from .sayable import shared_commands
 
@@ -327,6 +328,7 @@ class SphinxRecognizer:
             self._legal_make = phrases.every_move if phrases.sampled else None
             self._prons = prons
             self.phrases, self._key = phrases, key
+        give_back()  # the old grammar's and the build's freed pages (memory.py)
 
     def _answer(self, phrases: PhraseSet, key: str) -> bool:
         """The answer's grammar, the game's kept aside to come back to at once (2kissa10's
@@ -365,6 +367,7 @@ class SphinxRecognizer:
             raise RuntimeError("set_phrases first")
         if self._legal is None and self._legal_make is not None:
             self._legal = LegalMoves(self._legal_make)  # made while the player speaks
+        give_back_later()  # what the last utterance's decoding and the game since freed (memory.py)
         self._lock.acquire()
         self.last_rival = None
         self._n = 0
