@@ -529,11 +529,16 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _peak_of_play(game: str, wav: Path | None, home: Path, extra: tuple[str, ...] = ()) -> int:
+#: run before `companion play` to measure it with webrtcvad, not Silero's model through onnxruntime
+WITHOUT_SILERO = "import companion.inputs.voice.silero as s; s.available = lambda: False; "
+
+
+def _peak_of_play(game: str, wav: Path | None, home: Path, extra: tuple[str, ...] = (), pre: str = "") -> int:
     """VmHWM (kB) of `companion play GAME` against bots, with `--voice-input WAV` (None: no
-    voice), once it has heard the whole recording and waits for the keyboard."""
+    voice), once it has heard the whole recording and waits for the keyboard; `pre`: Python
+    run first in that process (`WITHOUT_SILERO`)."""
     players = GAMES[game]
-    cmd = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())", "play", game, "--lang", "en", "--seed", "5",
+    cmd = [sys.executable, "-c", pre + "import sys; from companion.cli import main; sys.exit(main())", "play", game, "--lang", "en", "--seed", "5",
            "--players", players[0], "--bots", str(len(players) - 1)]
     if wav is not None:
         cmd += ["--voice-input", str(wav), *extra]
@@ -611,7 +616,9 @@ def memory(games: list[str]) -> None:
             wav = home / f"{game}.wav"
             write_wav(wav, np.concatenate(parts))
             peak = _peak_of_play(game, wav, home)
-            print(f"  {game}: {peak / 1024:.0f} MB (target < 150 MB: {'met' if peak < 150 * 1024 else 'NOT met'})")
+            webrtc = _peak_of_play(game, wav, home, pre=WITHOUT_SILERO)  # the VAD's share: onnxruntime's
+            print(f"  {game}: {peak / 1024:.0f} MB (target < 150 MB: {'met' if peak < 150 * 1024 else 'NOT met'}); "
+                  f"with webrtcvad instead of Silero's model (no onnxruntime): {webrtc / 1024:.0f} MB")
     print("the grammar's part, measured apart (process with the benchmark's imports):")
     for game in games:
         grammar_memory(game)

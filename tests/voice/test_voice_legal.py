@@ -7,7 +7,7 @@ import threading
 from companion.core import Match, Rng, find
 from companion.inputs.voice import synth
 from companion.inputs.voice.grammar import tokens_of
-from companion.inputs.voice.legal import LegalMoves
+from companion.inputs.voice.legal import LegalMoves, Packed
 from companion.inputs.voice.recognizer import CORRECTED_CONFIDENCE, SphinxRecognizer
 from companion.inputs.voice.sayable import sayable_now
 from companion.session.transcript import load
@@ -19,6 +19,20 @@ def test_the_nearest_legal_moves_in_words():
                                 "help me"])
     assert legal.nearest("2 at c 5 plus 5 at a 2 equals 7 at b 7", k=1) == [tuple("2 at g 5 plus 5 at a 2 equals 7 at b 7".split())]
     assert len(legal.nearest("anything", k=5)) == 3
+
+
+def test_packed_moves_read_and_rank_as_a_list_does():
+    from rapidfuzz import fuzz, process
+
+    rng = random.Random(3)
+    words = ["2", "at", "g", "5", "plus", "times", "equals", "a", "7", "right", "down"]
+    moves = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 9))) for _ in range(1000)]
+    packed = Packed(moves, size=64)
+    assert len(packed) == 1000 and list(packed) == moves and packed[-1] == moves[-1] and packed[64] == moves[64]
+    assert packed[10:13] == moves[10:13] and sum(len(c) for c in packed.chunks()) == 1000
+    for heard in ("2 at g 5 plus 7", "equals a right", "down"):  # ties broken by order, as extract does
+        want = [tuple(m.split()) for m, _s, _i in process.extract(heard, moves, scorer=fuzz.ratio, limit=40)]
+        assert LegalMoves(lambda: packed).nearest(heard) == want == LegalMoves(lambda: moves).nearest(heard)
 
 
 def test_legal_moves_that_cannot_be_made_give_no_second_pass():
@@ -44,7 +58,9 @@ def test_every_legal_move_as_its_tokens():
     ui, match = _sampled_state()
     ps = sayable_now(ui, match, match.current, "en")
     full = ui.phrases(match, match.current, "en", limit=10**6)
-    assert sorted(ps.every_move()) == sorted(" ".join(tokens_of(p)) for p, c in full.concrete if c.startswith("action:"))
+    every = ps.every_move()
+    assert isinstance(every, Packed)  # 2kissa10's, made from its moves one at a time (kissa.phrases.every_phrase)
+    assert sorted(every) == sorted(" ".join(tokens_of(p)) for p, c in full.concrete if c.startswith("action:"))
 
 
 def _sampled_state():

@@ -29,7 +29,7 @@ from companion.narration import catalog
 from .finder import COLUMNS, PLUS, SIZE, TIMES, value_of
 from .narration import equation_msg, number_msg
 from .notation import cell_name
-from .rules import ENTRY, OVER, Declare, EnterRow, Move, PlaceToken, StartPlay
+from .rules import ENTRY, OVER, Declare, EnterRow, Move, MoveList, PlaceToken, StartPlay
 
 
 # --- the words, from the phrase tables -------------------------------------------------------
@@ -324,6 +324,42 @@ def heard_context(match: Match[Any, Any], seat: int) -> dict[str, Any]:
         return {"numbers": ()}
     finder = match.game.finder(match.state.board)  # type: ignore[attr-defined]
     return {"numbers": sorted({n.value for n in finder.numbers})}
+
+
+def every_phrase(ui: GameUI, match: Match[Any, Any], seat: int, lang: str) -> Iterable[str] | None:
+    """Every legal move's phrase now, one at a time, as `sayable` says them, for the
+    recogniser's second pass (`voice.sayable.every_move`); None while the rows are entered or
+    the game is over (`sayable` lists them then). Made from the lazy move list, never through
+    a `Builder`: the Builder's tuples, list and dict of 95,000 moves raised the peak memory of
+    `companion play --voice` by some 20 MB (measured, docs/voice.md)."""
+    state = match.state
+    if state.phase in (ENTRY, OVER):
+        return None
+    board = state.board
+    t = spoken("kissa", "templates", lang)
+
+    def phrases() -> Iterable[str]:
+        for action in _legal_in_chunks(match.legal(seat)):
+            if isinstance(action, Move):
+                yield move_phrase(board, spoken_move(board, action), lang)
+            elif isinstance(action, Declare):
+                yield t["declare"]
+    return phrases()
+
+
+def _legal_in_chunks(legal: Any) -> Iterable[Any]:
+    """The legal moves in order, made a few thousand at a time: iterating a `MoveList` makes
+    its chunk's indices Python ints at once (one chunk of 95,000 moves on a full board, 9 MB)."""
+    if not isinstance(legal, MoveList) or legal._arrays is not None:
+        yield from legal
+        return
+    for first, (t, ia, ib, ic) in legal.finder.chunks(budget=LEGAL_CHUNK):
+        yield from legal._rows(t + first, ia, ib, ic)
+    yield from legal.extra
+
+
+#: how many legal moves `every_phrase` makes at a time
+LEGAL_CHUNK = 4096
 
 
 def sayable(ui: GameUI, b: Builder, match: Match[Any, Any], seat: int) -> None:

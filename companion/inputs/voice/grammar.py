@@ -81,7 +81,7 @@ class PhraseSet:
     #: when `sampled`: every legal move's tokens, spaced (made when first asked: 2kissa10's
     #: 95,000 take 2 s), for the recogniser's second pass among the legal moves nearest what
     #: it heard
-    every_move: Callable[[], list[str]] | None = None
+    every_move: Callable[[], Sequence[str]] | None = None
     #: the game's one grammar read on the listener's own replica of the match: a listed phrase
     #: (and the name of the player who said it, or None) -> its typed command, or None (a shared
     #: word, a game without a grammar). Issue 24: what is heard is posted as the command it is.

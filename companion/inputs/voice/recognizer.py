@@ -36,7 +36,7 @@ import math
 import os
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -48,6 +48,7 @@ from companion import paths
 from .fsg import Automaton, automaton
 from .grammar import PhraseSet
 from .legal import LegalMoves
+from .memory import give_back, give_back_later
 from .pronounce import Lexicon
 from .sayable import shared_commands
 
@@ -243,7 +244,7 @@ class SphinxRecognizer:
         self._search = 0
         self._pron: list[tuple[str, str]] = []  # (phone string, phrase key) for the margin
         self._legal: LegalMoves | None = None  # every legal move, when the listed ones are a sample
-        self._legal_make: Callable[[], list[str]] | None = None
+        self._legal_make: Callable[[], Sequence[str]] | None = None
         #: the last utterance's margin over its nearest rival (`_rival_margin`), for the figures
         self.last_rival: float | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
@@ -327,6 +328,7 @@ class SphinxRecognizer:
             self._legal_make = phrases.every_move if phrases.sampled else None
             self._prons = prons
             self.phrases, self._key = phrases, key
+        give_back()  # the old grammar's and the build's freed pages (memory.py)
 
     def _answer(self, phrases: PhraseSet, key: str) -> bool:
         """The answer's grammar, the game's kept aside to come back to at once (2kissa10's
@@ -365,6 +367,7 @@ class SphinxRecognizer:
             raise RuntimeError("set_phrases first")
         if self._legal is None and self._legal_make is not None:
             self._legal = LegalMoves(self._legal_make)  # made while the player speaks
+        give_back_later()  # what the last utterance's decoding and the game since freed (memory.py)
         self._lock.acquire()
         self.last_rival = None
         self._n = 0

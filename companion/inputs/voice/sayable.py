@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .grammar import PhraseSet, tokens_of
+from .legal import Packed
 
 
 def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None = None) -> PhraseSet:
@@ -75,20 +76,45 @@ def reader(ui: Any, match: Any, seat: int) -> Callable[[str, str | None], Any]:
     return read
 
 
-def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], list[str]]:
+def every_move(ui: Any, match: Any, seat: int, lang: str) -> Callable[[], Sequence[str]]:
     """Every legal move for `seat` now, as its grammar tokens joined by spaces (« 2 at g 5
-    plus… »), made once when first asked (thread-safe). Only the tokens are kept: 2kissa10's
-    95,000 moves take 10 MB so, three times that with their phrases and commands."""
-    made: list[list[str]] = []
+    plus… »), made once when first asked (thread-safe). Only the tokens are kept, packed
+    (`legal.Packed`): 2kissa10's 95,000 moves take 4.7 MB so, 10 MB as a list of strings, three
+    times that with their phrases and commands."""
+    made: list[Sequence[str]] = []
     lock = threading.Lock()
 
-    def moves() -> list[str]:
+    def moves() -> Sequence[str]:
         with lock:
             if not made:
-                everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize, commands=False)
-                made.append([" ".join(tokens_of(p)) for p, c in everything.concrete if c == "action"])
+                made.append(_every_move(ui, match, seat, lang))
             return made[0]
     return moves
+
+
+def _every_move(ui: Any, match: Any, seat: int, lang: str) -> Sequence[str]:
+    """The moves of `every_move`, from the game's `every_phrase(ui, match, seat, lang)` (its
+    phrases module's: one phrase at a time, no `Builder` of them all; 2kissa10) when it has
+    one, else from every phrase the game lists without a limit."""
+    import importlib
+
+    module = importlib.import_module(type(ui).__module__.rpartition(".")[0] + ".phrases")
+    each = module.every_phrase(ui, match, seat, lang) if callable(getattr(module, "every_phrase", None)) else None
+    if each is None:
+        everything = ui.phrases(match, seat, lang=lang, limit=sys.maxsize, commands=False)
+        each = (p for p, c in everything.concrete if c == "action")
+    return Packed(_first_of_each(" ".join(tokens_of(p)) for p in each))
+
+
+def _first_of_each(strings: Iterable[str]) -> Iterator[str]:
+    """The first of equal strings, in order. Their hashes are kept, not the strings: made
+    one at a time into a `Packed`, they are not all held at once."""
+    seen: set[int] = set()
+    for text in strings:
+        h = hash(text)
+        if h not in seen:
+            seen.add(h)
+            yield text
 
 
 def shared_commands(lang: str) -> set[str]:
