@@ -45,6 +45,7 @@ CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "babble10": ("b
 VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
 SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
 NAMES = ["Marie", "Bot 1", "Bot 2"]
+STREAM = 0  # --stream: samples per chunk fed (0: each utterance whole, `recognize`)
 
 
 def states(n: int) -> list[Match]:
@@ -88,7 +89,13 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
                 for voice in voices or VOICES[lang]:
                     pcm = synth.utterance(text, voice, 160, snr, seed=action.token, noise=kind or "white")
                     t = time.perf_counter()
-                    r = rec.recognize(pcm)
+                    if STREAM:  # as the live listener feeds it (30 ms chunks): each chunk dithered apart
+                        rec.begin()
+                        for i in range(0, len(pcm), STREAM):
+                            rec.feed(pcm[i:i + STREAM])
+                        r = rec.finish()
+                    else:
+                        r = rec.recognize(pcm)
                     decode.append(time.perf_counter() - t)
                     cmd = ps.read(r.line, None) if r.line else None
                     heard = _action(ui, match, cmd)
@@ -306,6 +313,7 @@ def main() -> None:
     p.add_argument("--filler", action="store_true", help="the shared filler heard or not (fsg.FILLER)")
     p.add_argument("--take-rival", type=float, default=None,
                    help="recognizer.RIVAL_TAKEN_MARGIN (-1e9: the rival never taken, as before 2026-12-02)")
+    p.add_argument("--stream", action="store_true", help="feed each utterance in 30 ms chunks, as the live listener")
     p.add_argument("--dump", help="write each try's row (margin, rival, confidence) to this JSON file")
     args = p.parse_args()
     if args.filler:
@@ -318,6 +326,9 @@ def main() -> None:
     if args.kissa:
         kissa_values()
         return
+    if args.stream:
+        global STREAM
+        STREAM = 480
     if args.take_rival is not None:
         from companion.inputs.voice import recognizer
         recognizer.RIVAL_TAKEN_MARGIN = args.take_rival

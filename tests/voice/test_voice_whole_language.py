@@ -246,3 +246,4 @@ def test_a_right_legal_move_close_to_a_line_not_legal_now_is_read_back_not_repla
     assert r.line == SAID_CLOSE, r
     assert rec.last_rival is not None and rec.last_rival < RIVAL_MARGIN, ("no longer close to a rival: choose another", rec.last_rival)
     assert not rec.last_rival_taken and r.confidence <= CORRECTED_CONFIDENCE, (r, rec.last_rival_edits)
+
