@@ -45,6 +45,7 @@ CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "babble10": ("b
 VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
 SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
 NAMES = ["Marie", "Bot 1", "Bot 2"]
+STREAM = 0  # --stream: samples per chunk fed (0: each utterance whole, `recognize`)
 
 
 def states(n: int) -> list[Match]:
@@ -64,12 +65,12 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
     from companion.inputs.voice import recognizer
 
     _game, ui, _bots = load(find("kikoi"))
-    saved = sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN
+    saved = sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN  # RIVAL_TAKEN_MARGIN stays: --take-rival
     sayable.WHOLE_GAMES = frozenset({"kikoi"}) if setting == "whole" else frozenset()
     recognizer.RIVAL_MARGIN = -float("inf")  # the margin is kept, applied below at each threshold
     rec = SphinxRecognizer(lang)
     said = {True: [0, 0], False: [0, 0]}
-    wrong_legal = unsure = 0
+    wrong_legal = unsure = refused = taken = 0
     decode, compile_s, size = [], [], []
     kind, snr = CONDITIONS[cond]
     try:
@@ -88,25 +89,41 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
                 for voice in voices or VOICES[lang]:
                     pcm = synth.utterance(text, voice, 160, snr, seed=action.token, noise=kind or "white")
                     t = time.perf_counter()
-                    r = rec.recognize(pcm)
+                    if STREAM:  # as the live listener feeds it (30 ms chunks): each chunk dithered apart
+                        rec.begin()
+                        for i in range(0, len(pcm), STREAM):
+                            rec.feed(pcm[i:i + STREAM])
+                        r = rec.finish()
+                    else:
+                        r = rec.recognize(pcm)
                     decode.append(time.perf_counter() - t)
                     cmd = ps.read(r.line, None) if r.line else None
                     heard = _action(ui, match, cmd)
                     said[is_legal][1] += 1
                     said[is_legal][0] += heard == action
+                    taken += rec.last_rival_taken and not is_legal and heard == action
+                    refused += is_legal and heard is not None and heard not in legal  # a right move lost
                     other_legal = not is_legal and heard is not None and heard != action and heard in legal
                     if other_legal:
                         wrong_legal += 1
                         unsure += r.confidence < CONFIDENCE_THRESHOLD  # read back before it is played
                     if rows is not None:
+                        rw = rec.last_rival_words
+                        rival = None
+                        if rw is not None and (rm := ps.resolve(rw)) is not None:
+                            rival = _action(ui, match, ps.read(rm.phrase, None))
                         rows.append({"legal": is_legal, "right": heard == action, "other_legal": other_legal,
                                      "conf": r.confidence, "rival": rec.last_rival, "voice": voice,
-                                     "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text})
+                                     "rival_said": rival == action, "rival_words": " ".join(rw or ()),
+                                     "edits": rec.last_rival_edits, "taken": rec.last_rival_taken,
+                                     "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text,
+                                     "seed": match.seed})
     finally:
         sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN = saved
     ill, leg = said[False], said[True]
     print(f"{lang} {cond} {setting:7} illegal heard as said {ill[0]}/{ill[1]}, illegal heard as another legal move "
-          f"{wrong_legal}/{ill[1]} ({unsure} of them read back), legal heard right {leg[0]}/{leg[1]}; automaton states "
+          f"{wrong_legal}/{ill[1]} ({unsure} of them read back), {taken} heard as said by taking the rival; legal heard right "
+          f"{leg[0]}/{leg[1]}, legal heard as a request not legal now (refused: a move lost) {refused}/{leg[1]}; automaton states "
           f"{statistics.median(s for s, _a in size):.0f} arcs {statistics.median(a for _s, a in size):.0f}, "
           f"compile {statistics.median(compile_s) * 1000:.0f} ms, decode median {statistics.median(decode):.2f} s")
 
@@ -122,6 +139,20 @@ def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 
             continue
         bad = [r for r in xs if r["other_legal"]]
         good = [r for r in xs if r["legal"] and r["right"]]
+        from companion.inputs.voice import recognizer
+
+        ill = [r for r in xs if not r["legal"]]
+        leg = [r for r in xs if r["legal"]]
+        played = sum(r["conf"] >= CONFIDENCE_THRESHOLD and (r["rival"] is None or r["rival"] >= recognizer.RIVAL_MARGIN)
+                     for r in bad)
+        back = sum(r["conf"] < CONFIDENCE_THRESHOLD or (r["rival"] is not None and r["rival"] < recognizer.RIVAL_MARGIN)
+                   for r in good)
+        lost = sum(r["legal"] and not r["right"] and r["taken"] for r in leg)
+        print(f"  {'fitted' if fitted else 'held-out'} voices, as played (RIVAL_MARGIN {recognizer.RIVAL_MARGIN:g}, "
+              f"RIVAL_TAKEN_MARGIN {recognizer.RIVAL_TAKEN_MARGIN:g}): illegal heard as said "
+              f"{sum(r['right'] for r in ill)}/{len(ill)} ({sum(r['right'] and r['taken'] for r in ill)} by taking the "
+              f"rival), as another legal move {len(bad)}, played wrongly {played}; legal heard right "
+              f"{len(good)}/{len(leg)}, of them read back {back}; legal heard as the rival (refused) {lost}")
         print(f"  {'fitted' if fitted else 'held-out'} voices: {len(xs)} tries; margins of illegal-as-legal "
               f"{sorted(round(r['rival'] or 0) for r in bad)}; of legal heard right "
               f"{sorted(round(r['rival'] or 0) for r in good)}")
@@ -280,6 +311,10 @@ def main() -> None:
     p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
     p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
     p.add_argument("--filler", action="store_true", help="the shared filler heard or not (fsg.FILLER)")
+    p.add_argument("--take-rival", type=float, default=None,
+                   help="recognizer.RIVAL_TAKEN_MARGIN (-1e9: the rival never taken, as before 2026-12-02)")
+    p.add_argument("--stream", action="store_true", help="feed each utterance in 30 ms chunks, as the live listener")
+    p.add_argument("--dump", help="write each try's row (margin, rival, confidence) to this JSON file")
     args = p.parse_args()
     if args.filler:
         for cond in args.conditions.split(","):
@@ -291,9 +326,15 @@ def main() -> None:
     if args.kissa:
         kissa_values()
         return
+    if args.stream:
+        global STREAM
+        STREAM = 480
+    if args.take_rival is not None:
+        from companion.inputs.voice import recognizer
+        recognizer.RIVAL_TAKEN_MARGIN = args.take_rival
     matches = states(args.seeds)
-    voices = tuple(VOICES[args.lang]) + (tuple(v for v in synth.FLITE_VOICES[:2] if synth.available(v))
-                                         if args.held_out and args.lang == "en" else ())
+    voices = tuple(VOICES[args.lang]) + (tuple(v for v in synth.FLITE_VOICES[:2] + synth.FESTIVAL_VOICES[:1]
+                                               if synth.available(v)) if args.held_out and args.lang == "en" else ())
     if args.held_out and args.lang == "fr":
         voices += tuple(synth.FR_HELD_OUT[:2])
     for cond in args.conditions.split(","):
@@ -305,6 +346,10 @@ def main() -> None:
             rows: list[dict] = []
             run("whole", matches, args.lang, voices, cond, rows)
             rival_table(rows)
+            if args.dump:
+                import json
+                with open(args.dump, "w") as f:
+                    json.dump(rows, f, indent=0)
 
 
 if __name__ == "__main__":

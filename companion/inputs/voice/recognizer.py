@@ -106,10 +106,18 @@ CORRECTED_CONFIDENCE = 0.5
 # a move heard less than this far (per frame, ×1e4) above the nearest line that says another
 # command, both decoded again with no prior (`_rival_margin`), is read back: legality weighs
 # much in the grammar (fsg.WHOLE_ODDS raised to the language weight), and « Kiboss », held, was
-# heard as « Kigliss », legal, at 0.99. Fitted by bench/voice_whole_language.py (docs/voice.md)
-RIVAL_MARGIN = 5.0
+# heard as « Kigliss », legal, at 0.99. Fitted by bench/voice_whole_language.py (docs/voice.md):
+# 5 on whole utterances, 6 as the live listener feeds them (`--stream`: at 5, 2 of 36 played)
+RIVAL_MARGIN = 6.0
 # how many rivals, the nearest in phones, the second decode weighs
 RIVALS = 30
+# within this margin, the rival is taken instead of the heard move (then refused, as typed: it is
+# not legal now) when the free phones (the allphone decode) stand at least RIVAL_TAKEN_EDITS edits
+# nearer its phones than the heard line's: « Kiboss eating », held, heard as « Kigliss eating »
+# at margins 2-4, was read back, not heard as said. Fitted on espeak-ng voices by
+# bench/voice_whole_language.py (docs/voice.md); -inf: never taken
+RIVAL_TAKEN_MARGIN = 5.0
+RIVAL_TAKEN_EDITS = 1
 # the grammar's probabilities count this many times the acoustic scores' logarithm (None: the
 # decoder's `lw`, 6.5, as pocketsphinx's JSGF compile does). At 1, legal 2kissa10 equations were
 # no more likely than any three numbers (« 4 at D3 plus 4 at D3 equals 4 at D3 » was heard
@@ -247,6 +255,11 @@ class SphinxRecognizer:
         self._legal_make: Callable[[], Sequence[str]] | None = None
         #: the last utterance's margin over its nearest rival (`_rival_margin`), for the figures
         self.last_rival: float | None = None
+        #: the words of that rival; how many edits nearer its phones than the heard line's the
+        #: free phones (allphone) stand; whether it was taken instead of the heard line
+        self.last_rival_words: list[str] | None = None
+        self.last_rival_edits: int | None = None
+        self.last_rival_taken = False
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
         self._game: tuple[Any, ...] | None = None  # the game's grammar's state while an answer is heard
         self._answer_key: str | None = None
@@ -370,6 +383,7 @@ class SphinxRecognizer:
         give_back_later()  # what the last utterance's decoding and the game since freed (memory.py)
         self._lock.acquire()
         self.last_rival = None
+        self.last_rival_words, self.last_rival_edits, self.last_rival_taken = None, None, False
         self._n = 0
         self._heard: list[bytes] = []  # what the decoders were given, for a second pass
         self._buf: list[np.ndarray] = []
@@ -497,9 +511,17 @@ class SphinxRecognizer:
             return Result(text, None, None, 0.0)
         # issue 24 §3: a move (or a line of the whole language) that stands close to another
         # command when legality weighs nothing is read back, whatever its confidence
-        self.last_rival = self._rival_margin(words, match) if not corrected else None
+        self.last_rival = self._rival_margin(words, match, phones) if not corrected else None
         if self.last_rival is not None and self.last_rival < RIVAL_MARGIN:
             corrected = True
+        if self.last_rival is not None and self.last_rival < RIVAL_TAKEN_MARGIN and self.last_rival_words \
+                and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS:
+            # the sound is nearer a line not legal now than the move it was heard as: heard as
+            # said, it is refused as typed (issue 24 §3: never another move than the one asked)
+            rival = self.phrases.resolve(self.last_rival_words)
+            if rival is not None:
+                text, words, match, corrected = " ".join(self.last_rival_words), self.last_rival_words, rival, True
+                self.last_rival_taken = True
         if not self.with_confidence:
             return Result(text, match.phrase, match.command, 1.0)
         llr = ((gscore or 0.0) - (pscore or 0.0)) / frames * 1e4 if pscore is not None else -50.0
@@ -540,7 +562,7 @@ class SphinxRecognizer:
             return hyp.hypstr.split()
         return list(words) if legal else None
 
-    def _rival_margin(self, words: list[str], match: Any) -> float | None:
+    def _rival_margin(self, words: list[str], match: Any, phones: list[str] | None = None) -> float | None:
         """How far the sound of a listed move stands from the nearest line that says another
         command and is not listed (another token, player, cell or number, not legal now:
         `PhraseSet.rivals`), per frame (×1e4, as `llr`): the same sound decoded again twice with
@@ -586,15 +608,24 @@ class SphinxRecognizer:
             return None
         if other is None:
             return 1e9
+        self.last_rival_words = other[2]
+        if phones:  # the free phones' edits to the heard line's phones, less those to the rival's
+            from rapidfuzz.distance import Levenshtein
+
+            free = "".join(_PHONE_CHAR[p] for p in phones)
+            theirs = _phone_string(" ".join(other[2]), self._prons)
+            ours = _phone_string(" ".join(prefix + said + tail), self._prons)
+            self.last_rival_edits = Levenshtein.distance(free, ours) - Levenshtein.distance(free, theirs)
         return (heard[0] - other[0]) / max(1, heard[1]) * 1e4
 
-    def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int] | None:
+    def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int, list[str]] | None:
         """The same sound decoded again among these word sequences alone, each as likely as any
-        other (no grammar prior): (the best path's score, ln; frames), or None when none fits."""
+        other (no grammar prior): (the best path's score, ln; frames; its words), or None when
+        none fits."""
         hyp, frames = self._decode_again("rival", candidates, flat=True)
         if hyp is None or not hyp.hypstr:
             return None
-        return _ln(hyp.score), frames
+        return _ln(hyp.score), frames, hyp.hypstr.split()
 
     def _decode_again(self, name: str, candidates: list[tuple[str, ...]], flat: bool = False) -> tuple[Any, int]:
         """The utterance just heard decoded again with a grammar of these word sequences alone
