@@ -118,6 +118,10 @@ RIVALS = 30
 # bench/voice_whole_language.py (docs/voice.md); -inf: never taken
 RIVAL_TAKEN_MARGIN = 5.0
 RIVAL_TAKEN_EDITS = 1
+# the languages it is fitted and measured in: French is heard through the English acoustic
+# model, whose free phones took « à Robot 1 » for its rival « à humain » (the French whole game
+# by voice then never made its move); there a close rival is read back, as before
+RIVAL_TAKEN_LANGS = frozenset({"en"})
 # the grammar's probabilities count this many times the acoustic scores' logarithm (None: the
 # decoder's `lw`, 6.5, as pocketsphinx's JSGF compile does). At 1, legal 2kissa10 equations were
 # no more likely than any three numbers (« 4 at D3 plus 4 at D3 equals 4 at D3 » was heard
@@ -515,7 +519,7 @@ class SphinxRecognizer:
         if self.last_rival is not None and self.last_rival < RIVAL_MARGIN:
             corrected = True
         if self.last_rival is not None and self.last_rival < RIVAL_TAKEN_MARGIN and self.last_rival_words \
-                and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS:
+                and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS and self.lang in RIVAL_TAKEN_LANGS:
             # the sound is nearer a line not legal now than the move it was heard as: heard as
             # said, it is refused as typed (issue 24 §3: never another move than the one asked)
             rival = self.phrases.resolve(self.last_rival_words)
