@@ -452,6 +452,23 @@ def is_fit(r: dict[str, Any]) -> bool:
     return r["oog_i"] % 2 == 0 if r.get("oog") else True
 
 
+def fit_logistic(x: np.ndarray, y: np.ndarray, sw: np.ndarray, signs: Any, steps: int = 5000) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by gradient descent on standardised features, each weight
+    held to its sign in `signs` (+1 a feature only ever raises the confidence, -1 only lowers
+    it): the weights and bias on the raw features."""
+    signs = np.array(signs, dtype=float)[: x.shape[1]]
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = (x - mu) / sd
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        g = (p - y) * sw
+        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
+        w = np.where(signs * w < 0, 0.0, w)
+        b -= 0.1 * g.sum() / sw.sum()
+    return w / sd, float(b - np.sum(w * mu / sd))
+
+
 def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray, float]:
     """Logistic regression (gradient descent) of 'the line is the one said' on the features;
     out-of-grammar sentences that got a line count as wrong (weighted 3: they are rarer here
@@ -461,18 +478,7 @@ def calibrate(rows: list[dict[str, Any]], threshold: float) -> tuple[np.ndarray,
     x = np.array([r["feat"] for r in fit], dtype=float)
     y = np.array([float(r["line"] == r["said"]) for r in fit])
     sw = np.array([3.0 if r.get("oog") else 1.0 for r in fit])
-    w = np.zeros(x.shape[1])
-    b = 0.0
-    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mu) / sd
-    for _ in range(5000):
-        p = 1 / (1 + np.exp(-(z @ w + b)))
-        g = (p - y) * sw
-        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
-        w = np.where(np.array(SIGNS[: len(w)]) * w < 0, 0.0, w)  # each feature only ever one way
-        b -= 0.1 * g.sum() / sw.sum()
-    w_raw = w / sd
-    b_raw = b - float(np.sum(w * mu / sd))
+    w_raw, b_raw = fit_logistic(x, y, sw, SIGNS)  # each feature only ever one way
     said = [r for r in rows if not r.get("oog")]
     n_wrong = [r for r in said if r["line"] is not None and r["line"] != r["said"] and changes_state(r["got_cmd"]) and r["feat"]]
     while True:
@@ -763,17 +769,8 @@ def _rescore_confidence(fit: list[dict[str, Any]], said: list[dict[str, Any]], g
     x = np.array([feat for _r, _l, feat in xs], dtype=float)
     y = np.array([float(line == r["said"]) for r, line, _f in xs])
     sw = np.array([3.0 if r.get("oog") else 1.0 for r, _l, _f in xs])
-    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mu) / sd
-    w, b0 = np.zeros(x.shape[1]), 0.0
-    for _ in range(3000):
-        p = 1 / (1 + np.exp(-(z @ w + b0)))
-        g = (p - y) * sw
-        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
-        w = np.maximum(w, 0.0)  # each feature only ever raises the confidence
-        b0 -= 0.1 * g.sum() / sw.sum()
-    w_raw = tuple(float(v) for v in w / sd)
-    b_raw = float(b0 - np.sum(w * mu / sd))
+    w_fit, b_raw = fit_logistic(x, y, sw, [1] * x.shape[1], steps=3000)  # each feature only ever raises it
+    w_raw = tuple(float(v) for v in w_fit)
     while True:
         got = [(r, *rescored(r, w_raw, b_raw, gap, bonus)) for r in said]
         wrong = sum(1 for r, ln, cm, cf in got if ln is not None and ln != r["said"] and changes_state(cm) and cf >= threshold)

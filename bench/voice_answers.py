@@ -81,16 +81,9 @@ def calibrate(heard_yes: list[tuple]) -> tuple[list[float], float]:
     x = np.array([r[7] for r in heard_yes], dtype=float)
     y = np.array([float(r[2]) for r in heard_yes])
     sw = np.where(y > 0, 1.0, 3.0)
-    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mu) / sd
-    w, b = np.zeros(x.shape[1]), 0.0
-    for _ in range(5000):
-        p = 1 / (1 + np.exp(-(z @ w + b)))
-        g = (p - y) * sw
-        w -= 0.1 * (z.T @ g / sw.sum() + 1e-3 * w)
-        w = np.where(np.array(SIGNS) * w < 0, 0.0, w)
-        b -= 0.1 * g.sum() / sw.sum()
-    w_raw, b_raw = w / sd, b - float(np.sum(w * mu / sd))
+    from bench.voice_accuracy import fit_logistic
+
+    w_raw, b_raw = fit_logistic(x, y, sw, SIGNS)
     wrong = x[y == 0]
     if len(wrong):
         worst = float(np.max(wrong @ w_raw + b_raw))
