@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def open_engine(lang: str, engine: str | None = "auto", model_dir: Path | None =
     return open_recognizer(lang, model_dir, {"pocketsphinx": "sphinx"}.get(engine, engine))
 
 
-class SecondPass:
+class SecondPass(ABC):
     """pocketsphinx streamed while the player speaks (the listener's contract: `begin`,
     `feed`, `finish`, or `abandon` for an utterance dropped), then a second pass of Whisper's
     over the whole utterance (`second`), in the listener's thread."""
@@ -112,8 +113,9 @@ class SecondPass:
     def recognize(self, pcm: np.ndarray) -> Result:
         return self.second(self.first.recognize(pcm), pcm)
 
+    @abstractmethod
     def second(self, got: Result, pcm: np.ndarray) -> Result:
-        raise NotImplementedError
+        """The line of the whole utterance, from pocketsphinx's `got` and the sound."""
 
 
 class Checked(SecondPass):

@@ -225,7 +225,6 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
     """The phrase set's grammar: [wake] ( [speaker] ( phrase | template… ) | speaker ).
     With `SHARED_SHARE`, the phrases whose command is one of `shared_commands` (help, repeat,
     status…) are said that share of the time, whatever the number of moves beside them."""
-    from .grammar import _SLOT, tokens_of
 
     fa = Automaton()
     here = fa.start
@@ -257,17 +256,7 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
             end = fa.state()
             fa.arc(end, fa.final, 1.0 - FILLER if NORMALISE_FILLER else 1.0)
             fa.words(ps.filler, end, fa.final, FILLER)
-    templates: dict[tuple[str | tuple[str], ...], None] = {}
-    for _rx, rule, _names in ps._templates:
-        parts: list[str | tuple[str]] = []
-        pos = 0
-        template = rule["template"]
-        for m in _SLOT.finditer(template):
-            parts.extend(tokens_of(template[pos:m.start()]))
-            parts.append((m.group(1),))  # a slot
-            pos = m.end()
-        parts.extend(tokens_of(template[pos:]))
-        templates[tuple(parts)] = None
+    templates = dict.fromkeys(ps.template_items())  # each template's words, its slots as (name,)
     concrete = [t for t in ps.by_tokens if t]
     if ps.sampled:
         # the listed moves are a sample (2kissa10 lists 2,000 of 95,000 legal equations at the
