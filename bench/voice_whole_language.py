@@ -23,7 +23,7 @@ at several margins, how many of the first would be played and how many of the se
 back, on the fitted voices (espeak-ng) and apart on the held-out ones (`--held-out`: flite).
 
 Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr]
-     [--conditions clean,babble10] [--held-out] | --sizes | --kissa | --filler [--lang fr] [--held-out]
+     [--conditions clean,babble10] [--held-out] [--stream | --listener 0,0.3,1] [--dump F] | --sizes | --kissa | --filler [--lang fr] [--held-out]
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ import argparse
 import statistics
 import time
 
+import numpy as np
+
 from companion.core import Match, find
 from companion.games.kikoi.phrases import token_name
 from companion.games.kikoi.rules import ASK, Ask
 from companion.inputs.voice import fsg, sayable, synth
-from companion.inputs.voice.recognizer import SphinxRecognizer
+from companion.inputs.voice.recognizer import Result, SphinxRecognizer
 from companion.session.core import CONFIDENCE_THRESHOLD
 from companion.session.transcript import load
 
@@ -46,6 +48,10 @@ VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
 SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
 NAMES = ["Marie", "Bot 1", "Bot 2"]
 STREAM = 0  # --stream: samples per chunk fed (0: each utterance whole, `recognize`)
+#: --listener: each try said after these seconds of quiet, through the live listener itself
+#: (its VAD's segmenting, streamed decode and dither), each lead apart: the same sound landed
+#: either side of the margin with the start of the recording moved (issue 24, stop 34)
+LEADS: tuple[float, ...] = ()
 
 
 def states(n: int) -> list[Match]:
@@ -89,7 +95,12 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
                 for voice in voices or VOICES[lang]:
                     pcm = synth.utterance(text, voice, 160, snr, seed=action.token, noise=kind or "white")
                     t = time.perf_counter()
-                    if STREAM:  # as the live listener feeds it (30 ms chunks): each chunk dithered apart
+                    if LEADS:
+                        for lead in LEADS[:-1]:
+                            row(rows, ui, match, ps, rec, by_listener(rec, ps, pcm, lead), action, is_legal, voice,
+                                text, lead)
+                        r = by_listener(rec, ps, pcm, LEADS[-1])
+                    elif STREAM:  # as the live listener feeds it (30 ms chunks): each chunk dithered apart
                         rec.begin()
                         for i in range(0, len(pcm), STREAM):
                             rec.feed(pcm[i:i + STREAM])
@@ -107,17 +118,7 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
                     if other_legal:
                         wrong_legal += 1
                         unsure += r.confidence < CONFIDENCE_THRESHOLD  # read back before it is played
-                    if rows is not None:
-                        rw = rec.last_rival_words
-                        rival = None
-                        if rw is not None and (rm := ps.resolve(rw)) is not None:
-                            rival = _action(ui, match, ps.read(rm.phrase, None))
-                        rows.append({"legal": is_legal, "right": heard == action, "other_legal": other_legal,
-                                     "conf": r.confidence, "rival": rec.last_rival, "voice": voice,
-                                     "rival_said": rival == action, "rival_words": " ".join(rw or ()),
-                                     "edits": rec.last_rival_edits, "taken": rec.last_rival_taken,
-                                     "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text,
-                                     "seed": match.seed})
+                    row(rows, ui, match, ps, rec, r, action, is_legal, voice, text, LEADS[-1] if LEADS else None)
     finally:
         sayable.WHOLE_GAMES, recognizer.RIVAL_MARGIN = saved
     ill, leg = said[False], said[True]
@@ -128,7 +129,41 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
           f"compile {statistics.median(compile_s) * 1000:.0f} ms, decode median {statistics.median(decode):.2f} s")
 
 
-def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 5.0, 6.0, 8.0)) -> None:
+def by_listener(rec: SphinxRecognizer, ps: sayable.PhraseSet, pcm: np.ndarray, lead: float) -> Result:
+    """What the live listener hears of `pcm` said after `lead` s of quiet (1 s after): its own
+    VAD, its streamed decode fed 30 ms chunks, as `companion play --voice-input` feeds it."""
+    from companion.inputs.voice.listener import Listener
+    from companion.session.inbox import Inbox
+
+    quiet = np.zeros(int(16000 * lead), np.int16)
+    sound = np.concatenate([quiet, pcm.astype(np.int16), np.zeros(16000, np.int16)])
+    listener = Listener(iter([sound[i:i + 480] for i in range(0, len(sound), 480)]), rec, Inbox(), lambda: ps)
+    listener.start().join(120)
+    heard = [h.result for h in listener.heard if h.result.line is not None]
+    return heard[-1] if heard else Result("", None, None, 0.0)
+
+
+def row(rows: list[dict] | None, ui, match, ps, rec: SphinxRecognizer, r: Result, action, is_legal: bool, voice: str,
+        text: str, lead: float | None) -> None:
+    """One try's margin, rival and confidence, for the table of `rival_table` and `--dump`."""
+    if rows is None:
+        return
+    heard = _action(ui, match, ps.read(r.line, None) if r.line else None)
+    rw = rec.last_rival_words
+    rival = None
+    if rw is not None and (rm := ps.resolve(rw)) is not None:
+        rival = _action(ui, match, ps.read(rm.phrase, None))
+    legal = [a for a in match.legal(0) if isinstance(a, Ask)]
+    rows.append({"legal": is_legal, "right": heard == action,
+                 "other_legal": not is_legal and heard is not None and heard != action and heard in legal,
+                 "conf": r.confidence, "rival": rec.last_rival, "voice": voice,
+                 "rival_said": rival == action, "rival_words": " ".join(rw or ()),
+                 "edits": rec.last_rival_edits, "taken": rec.last_rival_taken,
+                 "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text,
+                 "seed": match.seed, "lead": lead})
+
+
+def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 5.0, 6.0, 7.0, 7.5, 8.0)) -> None:
     """At each rival margin (`recognizer.RIVAL_MARGIN`): illegal requests heard as another legal
     move and played (confidence >= threshold and margin >= it), and legal requests heard right
     but read back (confidence under the threshold, or margin under it); fitted and held-out
@@ -314,6 +349,8 @@ def main() -> None:
     p.add_argument("--take-rival", type=float, default=None,
                    help="recognizer.RIVAL_TAKEN_MARGIN (-1e9: the rival never taken, as before 2026-12-02)")
     p.add_argument("--stream", action="store_true", help="feed each utterance in 30 ms chunks, as the live listener")
+    p.add_argument("--listener", default=None,
+                   help="comma-separated seconds of quiet before each try, heard through the live listener (e.g. 0,0.3,1)")
     p.add_argument("--dump", help="write each try's row (margin, rival, confidence) to this JSON file")
     args = p.parse_args()
     if args.filler:
@@ -329,6 +366,9 @@ def main() -> None:
     if args.stream:
         global STREAM
         STREAM = 480
+    if args.listener:
+        global LEADS
+        LEADS = tuple(float(x) for x in args.listener.split(","))
     if args.take_rival is not None:
         from companion.inputs.voice import recognizer
         recognizer.RIVAL_TAKEN_MARGIN = args.take_rival

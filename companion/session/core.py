@@ -626,7 +626,8 @@ class SessionCore:
             self._misses.pop(seat, None)
             self._doubted.pop(seat, None)
         # logged before what it caused: the log reads as the table lived it
-        self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command, item.heard, item.confidence))
+        self._out.insert(at, InputTaken(item.source, seat, item.text, outcome, command, item.heard, item.confidence,
+                                        item.rival_margin))
 
     # ------------------------------------------------------------------ what was heard (issue 24 §6)
     def _voice_heard(self, item: Line, seat: int | None) -> bool:

@@ -24,7 +24,11 @@ class Line:
     heard (printed « Entendu : … »); `command`, the typed command it already read with the
     game's grammar (the core hands it to the game's handler instead of reading `text` again);
     `talk`, the recogniser judged it talk that is no command (printed, nothing else);
-    `nearest`, a sound near a command but not understood: the nearest sayable phrase.
+    `nearest`, a sound near a command but not understood: the nearest sayable phrase;
+    `rival_margin`, how far the sound stood above the nearest line of another command when
+    decoded again with no prior (`SphinxRecognizer._rival_margin`: under `RIVAL_MARGIN`, read
+    back), logged so that a read-back at the table can be told from a low confidence. Only the
+    number: the rival's words are a line not legal now, which could tell what a player holds.
     """
 
     text: str
@@ -35,6 +39,7 @@ class Line:
     command: Any = field(default=None, compare=False)
     talk: bool = False
     nearest: str | None = None
+    rival_margin: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

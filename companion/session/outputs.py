@@ -70,6 +70,7 @@ class InputTaken:
     command: str | None
     heard: str | None = None  # by voice: the words as heard (`Line.heard`)
     confidence: float | None = None  # by voice: the recogniser's
+    rival_margin: float | None = None  # by voice: the heard line's margin over its rival (`Line.rival_margin`)
 
     def to_json(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"type": "input", "source": self.source, "seat": self.seat, "text": self.text,
@@ -78,6 +79,8 @@ class InputTaken:
             entry["heard"] = self.heard
         if self.confidence is not None:
             entry["confidence"] = round(self.confidence, 3)
+        if self.rival_margin is not None:
+            entry["rival_margin"] = round(self.rival_margin, 2)
         return entry
 
 

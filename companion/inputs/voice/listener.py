@@ -441,8 +441,10 @@ class Listener:
             return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard, talk=True)
         read = self._current.read if self._current is not None else None
         command = read(result.line, who) if read is not None else None
+        # read in this thread right after the recogniser's answer (its own attribute, per utterance)
+        margin = getattr(self.recognizer, "last_rival", None)
         return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
-                    command=command)
+                    command=command, rival_margin=margin if isinstance(margin, float) and margin < 1e8 else None)
 
     def _nearest(self, heard: str) -> str | None:
         """The listed phrase nearest words heard that are none (rapidfuzz on the grammar's tokens)."""
