@@ -1,11 +1,17 @@
 """A trained voice activity detector: Silero VAD's ONNX model (MIT licence, silero-vad 6.2.3)
-run by onnxruntime, without torch.
+run in numpy (`silero_np`), or by onnxruntime where its weights cannot be read; without torch.
 
 The silero-vad wheel declares torch as a dependency, but its model ships as ONNX files in
 `silero_vad/data/`; the set-up installs the wheel with `--no-deps` and this module reads the
 file from where the package lies, without importing it (its `__init__` imports torch). The
 model takes 512 samples at 16 kHz (32 ms) with the 64 samples before them as context, and a
 recurrent state of 2 × 1 × 128; it returns the probability that the window is speech.
+
+Two runners of the same file, tried in the order of `RUNNERS`: `silero_np.NumpySileroVad`
+reads the weights out of the ONNX file and runs the 16 kHz network in numpy (the same
+probabilities within 1e-6 here, the same cuts: tests/voice/test_silero_numpy.py), without
+the 40-45 MB onnxruntime's library and session cost in every game (docs/voice.md, "Memory");
+`OnnxSileroVad`, onnxruntime, where the file is not the one `silero_np` knows.
 
 `SileroSegmenter` is the `Segmenter` with the frame decision taken by the model instead of
 webrtcvad (the same start, hangover, pre-roll and level gate; `bench/voice_latency.py --vad`
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -38,12 +45,62 @@ def model_path() -> Path | None:
     return None
 
 
+#: the runners tried, in order: numpy first (no onnxruntime in the process), onnxruntime
+#: where numpy cannot read the weights (a benchmark sets it to measure one runner)
+RUNNERS: tuple[str, ...] = ("numpy", "onnxruntime")
+
+
+def _numpy_reads(path: Path) -> bool:
+    from companion.inputs.voice import silero_np
+
+    try:
+        silero_np.network(str(path))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def runner(path: Path | None = None) -> str | None:
+    """The first of `RUNNERS` that can run the model (by default the installed one), or None."""
+    path = path or model_path()
+    if path is None:
+        return None
+    for name in RUNNERS:
+        if name == "numpy" and _numpy_reads(path):
+            return name
+        if name == "onnxruntime" and importlib.util.find_spec("onnxruntime") is not None:
+            return name
+    return None
+
+
 def available() -> bool:
-    return model_path() is not None and importlib.util.find_spec("onnxruntime") is not None
+    """Silero's model is installed and one of the runners can run it."""
+    return runner() is not None
 
 
-class SileroVad:
-    """Speech probability of each 32 ms window of a 16 kHz stream, in order."""
+class WindowModel(Protocol):
+    """What the segmenter asks of a runner."""
+
+    def reset(self) -> None: ...
+
+    def prob(self, window: np.ndarray) -> float: ...
+
+
+def load(path: str | Path | None = None) -> WindowModel:
+    """The model at `path` (by default the installed one) in the first runner that can run it."""
+    p = Path(path) if path is not None else model_path()
+    name = runner(p) if p is not None else None
+    if p is None or name is None:
+        raise RuntimeError("silero-vad is not installed (./run setup installs it)")
+    if name == "numpy":
+        from companion.inputs.voice.silero_np import NumpySileroVad
+
+        return NumpySileroVad(p)
+    return OnnxSileroVad(p)
+
+
+class OnnxSileroVad:
+    """Speech probability of each 32 ms window of a 16 kHz stream, in order, by onnxruntime."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         import onnxruntime
@@ -78,10 +135,10 @@ class SileroSegmenter(Segmenter):
     `threshold - 0.15` once an utterance is under way, as Silero's own iterator does) and,
     unless `margin_db` is None, its band level stands above the room's floor."""
 
-    def __init__(self, threshold: float = 0.5, model: SileroVad | None = None, hysteresis: float = 0.15,
+    def __init__(self, threshold: float = 0.5, model: WindowModel | None = None, hysteresis: float = 0.15,
                  **kw: object) -> None:
         super().__init__(**kw)  # type: ignore[arg-type]
-        self.model = model or SileroVad()
+        self.model = model or load()
         self.threshold, self.hysteresis = threshold, hysteresis
         self.p = 0.0
         self._buf = np.zeros(0, np.int16)
