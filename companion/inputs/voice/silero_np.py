@@ -36,6 +36,7 @@ N_FFT, HOP, PAD = 256, 128, 64
 CUTOFF = N_FFT // 2 + 1  # 129 frequency bins
 WINDOW, CONTEXT = 512, 64
 HIDDEN = 128
+_ZERO = np.zeros(1, np.float32)  # the encoder's padding (`_conv_gather`)
 
 #: the tensors of the 16 kHz branch (their names in the ONNX file, after its `..._Inline_0__`
 #: prefix) and their shapes; a file that differs is refused, and onnxruntime runs it instead
@@ -162,22 +163,19 @@ def load_weights(path: str | Path) -> dict[str, np.ndarray]:
     raise ValueError(f"{path}: no branch with Silero VAD's 16 kHz weights")
 
 
-def _conv_matrix(weight: np.ndarray, bias: np.ndarray, frames: int, stride: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """A 3-tap 1-D convolution with one zero of padding each side (the model's encoder
-    convolutions) over `frames` input frames, as one dense matrix on the input flattened
-    channel-major (c * frames + t) giving the output flattened the same way, its bias
-    repeated, and the number of output frames. The windows are 4 frames long at most, so
-    the matrix is small (512 x 516 for the first) and a window's convolution is one
-    matrix-vector product instead of a pad, a gather and a product."""
-    out_c, in_c, taps = weight.shape
+def _conv_gather(in_c: int, frames: int, taps: int, stride: int) -> tuple[np.ndarray, int]:
+    """For a `taps`-tap 1-D convolution with one zero of padding each side (the encoder's),
+    over `frames` input frames flattened channel-major (c * frames + t) with one zero
+    appended: where each row (input channel, tap) of each output frame takes its sample
+    (the appended zero, index in_c * frames, for the padding), and the number of output
+    frames. The convolution is then one gather and one product with the weights reshaped
+    (out, in * taps): the windows are 4 frames long at most, so this costs no more than a
+    pad and strided views would, and keeps only the weights themselves in memory."""
     out_frames = (frames + 2 - taps) // stride + 1
-    m = np.zeros((out_c, out_frames, in_c, frames), np.float32)
-    for t in range(out_frames):
-        for k in range(taps):
-            src = t * stride + k - 1  # the padding's zeros fall outside 0..frames-1
-            if 0 <= src < frames:
-                m[:, t, :, src] = weight[:, :, k]
-    return m.reshape(out_c * out_frames, in_c * frames), np.repeat(bias, out_frames), out_frames
+    src = np.arange(out_frames)[None, :] * stride - 1 + np.arange(taps)[:, None]  # (taps, out frames)
+    inside = (src >= 0) & (src < frames)
+    idx = np.where(inside[None], np.arange(in_c)[:, None, None] * frames + src[None], in_c * frames)
+    return idx.reshape(in_c * taps, out_frames), out_frames
 
 
 class Network:
@@ -195,9 +193,9 @@ class Network:
         self.convs = []
         frames = len(starts)
         for k, stride in enumerate((1, 2, 2, 1)):
-            m, b, frames = _conv_matrix(w[f"encoder.{k}.reparam_conv.weight"], w[f"encoder.{k}.reparam_conv.bias"],
-                                        frames, stride)
-            self.convs.append((m, b))
+            weight, bias = w[f"encoder.{k}.reparam_conv.weight"], w[f"encoder.{k}.reparam_conv.bias"]
+            idx, frames = _conv_gather(weight.shape[1], frames, weight.shape[2], stride)
+            self.convs.append((weight.reshape(len(bias), -1), bias[:, None], idx))
         # the LSTM: one product for both inputs, [W_ih | W_hh] @ [x; h] + (b_ih + b_hh), in
         # PyTorch's gate order (input, forget, cell, output); the input, forget and output
         # rows halved (exact in binary floats) so that one tanh over the 512 gates gives
@@ -242,8 +240,8 @@ class NumpySileroVad:
         net = self.net
         spec = net.stft @ x[net.frames_idx]  # (258, 4): real rows then imaginary rows
         y = np.sqrt(spec[:CUTOFF] ** 2 + spec[CUTOFF:] ** 2).ravel()  # channel-major
-        for m, b in net.convs:
-            y = np.maximum(m @ y + b, np.float32(0.0))
+        for weight, bias, idx in net.convs:
+            y = np.maximum(weight @ np.concatenate([y, _ZERO])[idx] + bias, np.float32(0.0)).ravel()
         gates = np.tanh(net.lstm_w @ np.concatenate([y, self.hc[:HIDDEN]]) + net.lstm_b)
         sig = gates * np.float32(0.5) + np.float32(0.5)
         c = sig[HIDDEN:2 * HIDDEN] * self.hc[HIDDEN:] + sig[:HIDDEN] * gates[2 * HIDDEN:3 * HIDDEN]
