@@ -202,8 +202,8 @@ class Network:
         # tanh(z / 2) for those, and sigmoid(z) = (1 + tanh(z / 2)) / 2
         half = np.ones(4 * HIDDEN, np.float32)
         half[:2 * HIDDEN] = half[3 * HIDDEN:] = 0.5
-        lstm_w = np.concatenate([w["decoder.rnn.weight_ih"], w["decoder.rnn.weight_hh"]], axis=1)
-        self.lstm_w = np.ascontiguousarray(lstm_w * half[:, None])
+        self.lstm_w = np.concatenate([w["decoder.rnn.weight_ih"], w["decoder.rnn.weight_hh"]], axis=1)
+        self.lstm_w *= half[:, None]
         self.lstm_b = (w["decoder.rnn.bias_ih"] + w["decoder.rnn.bias_hh"]) * half
         self.out_w = w["decoder.decoder.2.weight"][0, :, 0].copy()
         self.out_b = float(w["decoder.decoder.2.bias"][0])
