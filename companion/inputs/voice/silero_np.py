@@ -55,7 +55,7 @@ SHAPES: dict[str, tuple[int, ...]] = {
 _MODEL_GRAPH = 7
 _GRAPH_NODE = 1
 _NODE_OUTPUT, _NODE_OP_TYPE, _NODE_ATTRIBUTE = 2, 4, 5
-_ATTR_NAME, _ATTR_T, _ATTR_G = 1, 5, 6
+_ATTR_T, _ATTR_G = 5, 6
 _TENSOR_DIMS, _TENSOR_DATA_TYPE, _TENSOR_FLOAT_DATA, _TENSOR_RAW_DATA = 1, 2, 4, 9
 _FLOAT = 1  # TensorProto.DataType.FLOAT
 
@@ -252,6 +252,8 @@ class NumpySileroVad:
 
     def prob(self, window: np.ndarray) -> float:
         """`window`: 512 samples (int16 or float in -1..1)."""
+        if len(window) != WINDOW:  # the gathers are laid out for 512 + 64 samples
+            raise ValueError(f"Silero's 16 kHz model takes {WINDOW} samples, not {len(window)}")
         x = window.astype(np.float32)
         if window.dtype == np.int16:
             x /= 32768.0
