@@ -1,5 +1,5 @@
-"""The sound side's parts from the field: Silero's trained VAD run by onnxruntime (without
-torch), the packaged noise suppressors, the other synthesizer families and the babble the
+"""The sound side's parts from the field: Silero's trained VAD (run in numpy, without torch
+or onnxruntime: test_silero_numpy.py compares it with onnxruntime), the packaged noise suppressors, the other synthesizer families and the babble the
 accuracy benchmark uses. Real components: nothing is mocked."""
 
 import importlib.util

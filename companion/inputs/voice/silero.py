@@ -91,7 +91,7 @@ def load(path: str | Path | None = None) -> WindowModel:
     p = Path(path) if path is not None else model_path()
     name = runner(p) if p is not None else None
     if p is None or name is None:
-        raise RuntimeError("silero-vad is not installed (./run setup installs it)")
+        raise RuntimeError("silero-vad, or a runner of its model, is not installed (./run setup installs them)")
     if name == "numpy":
         from companion.inputs.voice.silero_np import NumpySileroVad
 
