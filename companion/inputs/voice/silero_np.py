@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import mmap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def _fields(buf: memoryview) -> Iterator[tuple[int, int | memoryview]]:
 
 
 def _tensor(buf: memoryview) -> np.ndarray | None:
-    """A float tensor's values (a copy), or None for a tensor of another type."""
+    """A float tensor's values (a view of `buf`, not a copy), or None for a tensor of another type."""
     dims: list[int] = []
     dtype, raw, floats = 0, None, None
     for field, value in _fields(buf):
@@ -114,7 +115,7 @@ def _tensor(buf: memoryview) -> np.ndarray | None:
     data = raw if raw is not None else floats
     if dtype != _FLOAT or data is None:
         return None
-    return np.frombuffer(data, dtype="<f4").astype(np.float32).reshape(dims)
+    return np.frombuffer(data, dtype="<f4").reshape(dims)
 
 
 def _constants(graph: memoryview) -> dict[str, np.ndarray]:
@@ -150,8 +151,16 @@ def load_weights(path: str | Path) -> dict[str, np.ndarray]:
 
     The model's top graph is `If(sr == 16000)` over two branches, one per rate, whose weights
     are Constant nodes named `If_0_<branch>__Inline_0__<tensor>`; the 16 kHz branch is the one
-    whose STFT has 256 taps. ValueError if no branch has every tensor in its shape."""
-    model = memoryview(Path(path).read_bytes())
+    whose STFT has 256 taps. ValueError if no branch has every tensor in its shape.
+
+    The arrays are views of the file mapped in memory (unmapped once the last is dropped):
+    read into a 2.3 MB buffer and freed, the file would raise glibc's mmap threshold to that
+    size for every thread, and later allocations below it would stay in the heaps."""
+    with open(path, "rb") as f:
+        try:
+            model = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+        except ValueError as exc:  # an empty file
+            raise ValueError(f"{path}: not an ONNX model ({exc})") from exc
     try:
         graph = next((v for f, v in _fields(model) if f == _MODEL_GRAPH and isinstance(v, memoryview)), None)
         for branch in _branches(graph if graph is not None else memoryview(b"")):
@@ -189,21 +198,24 @@ class Network:
         padded = np.concatenate([np.arange(n), np.arange(n - 2, n - 2 - PAD, -1)])
         starts = range(0, n + PAD - N_FFT + 1, HOP)
         self.frames_idx = np.stack([padded[s:s + N_FFT] for s in starts], axis=1)  # (256, 4)
-        self.stft = np.ascontiguousarray(w["stft.forward_basis_buffer"][:, 0, :])  # (258, 256)
+        # every array copied out of the file's mapping once, in its final layout, with no
+        # large temporary freed afterwards (`load_weights`)
+        self.stft = w["stft.forward_basis_buffer"][:, 0, :].copy()  # (258, 256)
         self.convs = []
         frames = len(starts)
         for k, stride in enumerate((1, 2, 2, 1)):
             weight, bias = w[f"encoder.{k}.reparam_conv.weight"], w[f"encoder.{k}.reparam_conv.bias"]
             idx, frames = _conv_gather(weight.shape[1], frames, weight.shape[2], stride)
-            self.convs.append((weight.reshape(len(bias), -1), bias[:, None], idx))
+            self.convs.append((weight.reshape(len(bias), -1).copy(), bias[:, None].copy(), idx))
         # the LSTM: one product for both inputs, [W_ih | W_hh] @ [x; h] + (b_ih + b_hh), in
         # PyTorch's gate order (input, forget, cell, output); the input, forget and output
         # rows halved (exact in binary floats) so that one tanh over the 512 gates gives
         # tanh(z / 2) for those, and sigmoid(z) = (1 + tanh(z / 2)) / 2
         half = np.ones(4 * HIDDEN, np.float32)
         half[:2 * HIDDEN] = half[3 * HIDDEN:] = 0.5
-        self.lstm_w = np.concatenate([w["decoder.rnn.weight_ih"], w["decoder.rnn.weight_hh"]], axis=1)
-        self.lstm_w *= half[:, None]
+        self.lstm_w = np.empty((4 * HIDDEN, 2 * HIDDEN), np.float32)
+        np.multiply(w["decoder.rnn.weight_ih"], half[:, None], out=self.lstm_w[:, :HIDDEN])
+        np.multiply(w["decoder.rnn.weight_hh"], half[:, None], out=self.lstm_w[:, HIDDEN:])
         self.lstm_b = (w["decoder.rnn.bias_ih"] + w["decoder.rnn.bias_hh"]) * half
         self.out_w = w["decoder.decoder.2.weight"][0, :, 0].copy()
         self.out_b = float(w["decoder.decoder.2.bias"][0])
