@@ -161,6 +161,11 @@ def test_a_file_numpy_cannot_read_goes_to_onnxruntime(tmp_path, monkeypatch):
         assert silero.runner(bad) == "onnxruntime"
     with pytest.raises(OSError):
         silero_np.load_weights(tmp_path / "missing.onnx")
+    # the STFT is computed by numpy's FFT: a basis that is not its Hann-windowed DFT is refused
+    w = dict(silero_np.load_weights(silero.model_path()))
+    w["stft.forward_basis_buffer"] = w["stft.forward_basis_buffer"] * np.float32(1.001)
+    with pytest.raises(ValueError):
+        silero_np.Network(w)
     assert isinstance(silero.load(), silero_np.NumpySileroVad)
     monkeypatch.setattr(silero, "RUNNERS", ("onnxruntime",))
     assert isinstance(silero.load(), silero.OnnxSileroVad)

@@ -17,7 +17,8 @@ checks every window's probability against onnxruntime (within 1e-4) and the segm
 
 The 16 kHz branch of the model, for one window (64 context samples + 512 new ones = 576):
 reflect-pad 64 on the right (640) -> "STFT": a 1-D convolution of 258 filters of 256 taps,
-stride 128 (4 frames), magnitude of its 129 real and 129 imaginary rows -> four 3-tap
+stride 128 (4 frames), magnitude of its 129 real and 129 imaginary rows (a Hann-windowed
+DFT: computed here by numpy's FFT) -> four 3-tap
 convolutions with ReLU (129->128 stride 1, 128->64 stride 2, 64->64 stride 2, 64->128
 stride 1; 4 -> 4 -> 2 -> 1 -> 1 frames) -> an LSTM cell of 128 (state h, c) -> ReLU,
 a 1x1 convolution to one value, sigmoid.
@@ -197,10 +198,20 @@ class Network:
         # 576 samples: sample n + j is sample n - 2 - j (the edge sample not repeated)
         padded = np.concatenate([np.arange(n), np.arange(n - 2, n - 2 - PAD, -1)])
         starts = range(0, n + PAD - N_FFT + 1, HOP)
-        self.frames_idx = np.stack([padded[s:s + N_FFT] for s in starts], axis=1)  # (256, 4)
+        self.frames_idx = np.stack([padded[s:s + N_FFT] for s in starts])  # (4, 256)
+        # the "STFT" convolution's 258 filters are a periodic Hann window times the DFT's
+        # cosines and minus its sines: numpy's real FFT computes the same (within 1e-6 of
+        # the magnitude) without the 264 KB matrix; a file whose basis is another is refused
+        # (onnxruntime runs it)
+        tap, fbin = np.arange(N_FFT), np.arange(CUTOFF)[:, None]
+        hann = 0.5 - 0.5 * np.cos(2 * np.pi * tap / N_FFT)
+        phase = 2 * np.pi * fbin * tap / N_FFT
+        dft = np.concatenate([hann * np.cos(phase), -hann * np.sin(phase)])
+        if np.abs(w["stft.forward_basis_buffer"][:, 0, :] - dft).max() > 1e-6:
+            raise ValueError("the model's STFT basis is not a Hann-windowed DFT")
+        self.hann = hann.astype(np.float32)
         # every array copied out of the file's mapping once, in its final layout, with no
         # large temporary freed afterwards (`load_weights`)
-        self.stft = w["stft.forward_basis_buffer"][:, 0, :].copy()  # (258, 256)
         self.convs = []
         frames = len(starts)
         for k, stride in enumerate((1, 2, 2, 1)):
@@ -219,7 +230,7 @@ class Network:
         self.lstm_b = (w["decoder.rnn.bias_ih"] + w["decoder.rnn.bias_hh"]) * half
         self.out_w = w["decoder.decoder.2.weight"][0, :, 0].copy()
         self.out_b = float(w["decoder.decoder.2.bias"][0])
-        for a in (self.frames_idx, self.stft, self.lstm_w, self.lstm_b, self.out_w, *(x for mb in self.convs for x in mb)):
+        for a in (self.frames_idx, self.hann, self.lstm_w, self.lstm_b, self.out_w, *(x for mb in self.convs for x in mb)):
             a.flags.writeable = False
 
 
@@ -250,8 +261,7 @@ class NumpySileroVad:
     def forward(self, x: np.ndarray) -> float:
         """One window of 576 float32 samples (context + new); the state updated."""
         net = self.net
-        spec = net.stft @ x[net.frames_idx]  # (258, 4): real rows then imaginary rows
-        y = np.sqrt(spec[:CUTOFF] ** 2 + spec[CUTOFF:] ** 2).ravel()  # channel-major
+        y = np.abs(np.fft.rfft(x[net.frames_idx] * net.hann)).T.ravel()  # (129 bins, 4 frames), channel-major
         for weight, bias, idx in net.convs:
             y = np.maximum(weight @ np.concatenate([y, _ZERO])[idx] + bias, np.float32(0.0)).ravel()
         gates = np.tanh(net.lstm_w @ np.concatenate([y, self.hc[:HIDDEN]]) + net.lstm_b)
