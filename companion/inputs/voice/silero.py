@@ -9,8 +9,9 @@ recurrent state of 2 × 1 × 128; it returns the probability that the window is 
 
 Two runners of the same file, tried in the order of `RUNNERS`: `silero_np.NumpySileroVad`
 reads the weights out of the ONNX file and runs the 16 kHz network in numpy (the same
-probabilities within 1e-6 here, the same cuts: tests/voice/test_silero_numpy.py), without
-the 40-45 MB onnxruntime's library and session cost in every game (docs/voice.md, "Memory");
+probabilities within 3e-6 here, the same cuts: tests/voice/test_silero_numpy.py), without
+the 44-46 MB onnxruntime's library and session cost in every game (docs/voice.md, "Silero's
+VAD in numpy");
 `OnnxSileroVad`, onnxruntime, where the file is not the one `silero_np` knows.
 
 `SileroSegmenter` is the `Segmenter` with the frame decision taken by the model instead of

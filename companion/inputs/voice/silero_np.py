@@ -1,10 +1,11 @@
 """Silero VAD's 16 kHz model (silero-vad 6.2.3's `silero_vad.onnx`, MIT) run in numpy alone,
 float32, without onnxruntime.
 
-Why: onnxruntime, the model's usual runner, costs 40-45 MB of peak memory in every game (its
+Why: onnxruntime, the model's usual runner, costs 44-46 MB of peak memory in every game (its
 library's code mapped and its session; its memory options change nothing: docs/voice.md,
 "Memory"), a third of the 150 MB target of `companion play --voice`. The model itself is
-1.2 MB of weights and a few small matrix products per 32 ms window.
+1.2 MB of weights, an FFT and a few small matrix products per 32 ms window (numpy: 1.0 MB
+kept, 71 us a window against onnxruntime's 88: `bench/silero_numpy.py`).
 
 The weights are read from the ONNX file itself, at first use, by the small protobuf reader
 below (varints and length-delimited fields are all an ONNX file needs): neither onnx,
@@ -18,9 +19,8 @@ checks every window's probability against onnxruntime (within 1e-4) and the segm
 The 16 kHz branch of the model, for one window (64 context samples + 512 new ones = 576):
 reflect-pad 64 on the right (640) -> "STFT": a 1-D convolution of 258 filters of 256 taps,
 stride 128 (4 frames), magnitude of its 129 real and 129 imaginary rows (a Hann-windowed
-DFT: computed here by numpy's FFT) -> four 3-tap
-convolutions with ReLU (129->128 stride 1, 128->64 stride 2, 64->64 stride 2, 64->128
-stride 1; 4 -> 4 -> 2 -> 1 -> 1 frames) -> an LSTM cell of 128 (state h, c) -> ReLU,
+DFT: computed here by numpy's FFT) -> four 3-tap convolutions with ReLU (129->128 stride 1,
+128->64 stride 2, 64->64 stride 2, 64->128 stride 1; 4 -> 4 -> 2 -> 1 -> 1 frames) -> an LSTM cell of 128 (state h, c) -> ReLU,
 a 1x1 convolution to one value, sigmoid.
 """
 
