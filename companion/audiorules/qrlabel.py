@@ -13,12 +13,19 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from html import escape as _html_escape
 from pathlib import Path
 from urllib.parse import urlsplit
-from xml.sax.saxutils import escape
 
 from . import DEFAULT_BASE_URL, GAMES, LANGS
 from .braille import to_braille
+
+
+def escape(text: str) -> str:
+    """&, < and > as SVG text needs them (what xml.sax.saxutils.escape does; that module
+    imports urllib.request and so ssl: 5-8 MB of every game's memory, for three characters)."""
+    return _html_escape(text, quote=False)
+
 
 # Label geometry, in millimetres.
 WIDTH_MM = 100.0
