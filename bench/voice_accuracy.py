@@ -535,7 +535,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-#: run before `companion play` to measure it with webrtcvad, not Silero's model through onnxruntime
+#: run before `companion play` to measure it with webrtcvad, not Silero's model (run by numpy, silero_np.py)
 WITHOUT_SILERO = "import companion.inputs.voice.silero as s; s.available = lambda: False; "
 
 
@@ -622,9 +622,9 @@ def memory(games: list[str]) -> None:
             wav = home / f"{game}.wav"
             write_wav(wav, np.concatenate(parts))
             peak = _peak_of_play(game, wav, home)
-            webrtc = _peak_of_play(game, wav, home, pre=WITHOUT_SILERO)  # the VAD's share: onnxruntime's
+            webrtc = _peak_of_play(game, wav, home, pre=WITHOUT_SILERO)  # the VAD model's share
             print(f"  {game}: {peak / 1024:.0f} MB (target < 150 MB: {'met' if peak < 150 * 1024 else 'NOT met'}); "
-                  f"with webrtcvad instead of Silero's model (no onnxruntime): {webrtc / 1024:.0f} MB")
+                  f"with webrtcvad instead of Silero's model (no model at all): {webrtc / 1024:.0f} MB")
     print("the grammar's part, measured apart (process with the benchmark's imports):")
     for game in games:
         grammar_memory(game)
