@@ -1,0 +1,224 @@
+"""Kaliko's exact best-play search in C (issue 26): cbest.c, built and loaded through ctypes.
+
+`./run setup` calls `cbest.main(["build"])`: gcc compiles cbest.c into `_native/` beside this
+file, under a name holding the sha256 of the source and of the recipe (compiler flags), so
+that an edited cbest.c never runs stale: `load()` finds no library of the edited source's
+name and `finder.best_play` walks in Python (compiled by mypyc or not), the same search.
+Without a C compiler the build says so in one sentence. `COMPANION_PURE=1` keeps it unused,
+as it does the mypyc finder.
+
+The C search is the walk of `finder.Finder(best_only=True, prune=True)` on flat arrays (its
+header says what is the same and why); this module only translates: the board's packed
+cells to a compact grid (q-major, so that (cell, edge) comparisons keep the canonical order
+of the walk), the tiles' tables of tiles.py passed in once, never copied into the C source.
+`search` returns the best score and its placements, or None when the library is absent or
+refused the position (the caller then walks in Python).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .paths import crossings_on
+from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, cell_id, cell_qr
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "_native"
+SOURCE = "cbest.c"
+FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")  # part of the library's name
+MARGIN = 12  # empty cells around the pattern: the walk, its reach test and bound stay inside
+STATUS = "not built (not loaded yet)"
+
+_lib: Any = None
+_lock = threading.Lock()
+
+
+def digest() -> str:
+    """The library's name for the source as it is now."""
+    h = hashlib.sha256(("recipe " + " ".join(FLAGS) + "\n").encode())
+    h.update((HERE / SOURCE).read_bytes())
+    return "kaliko_cbest_" + h.hexdigest()[:20]
+
+
+def _suffix() -> str:
+    return ".dll" if sys.platform == "win32" else ".so"
+
+
+def library_path() -> Path:
+    return OUT / (digest() + _suffix())
+
+
+def _tables(lib: Any) -> None:
+    """tiles.py's tables, once per process (the C search never types them in)."""
+    n = len(PARTNER)
+    partner = (ctypes.c_int8 * (6 * n))(*[p for row in PARTNER for p in row])
+    colour = (ctypes.c_int8 * (6 * n))(*[c for row in COLOUR for c in row])
+    number = (ctypes.c_int16 * n)(*OT_NUMBER)
+    offs, flat = [0], []
+    for fits in FITS:
+        flat.extend(fits)
+        offs.append(len(flat))
+    fits_off = (ctypes.c_int32 * len(offs))(*offs)
+    fits = (ctypes.c_int16 * max(len(flat), 1))(*flat)
+    if lib.kc_tables(n, partner, colour, number, fits_off, fits) != 0:
+        raise MemoryError("kc_tables")
+
+
+def load() -> Any:
+    """The C search built from this very source, or None (and `STATUS` says why)."""
+    global _lib, STATUS
+    if os.environ.get("COMPANION_PURE", "0") not in ("", "0"):
+        STATUS = "not used (COMPANION_PURE is set)"
+        return None
+    with _lock:
+        if _lib is not None:
+            return _lib
+        try:
+            path = library_path()
+        except OSError as err:
+            STATUS = f"not used (source unreadable: {err})"
+            return None
+        if not path.exists():
+            STATUS = "not built for this source (./run setup builds it)"
+            return None
+        try:
+            lib = ctypes.CDLL(str(path))
+            i16p, i32p = ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(ctypes.c_int32)
+            i64p = ctypes.POINTER(ctypes.c_int64)
+            lib.kc_tables.restype = ctypes.c_int
+            lib.kc_tables.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int8), ctypes.POINTER(ctypes.c_int8),
+                                      i16p, i32p, i16p]
+            lib.kc_best.restype = ctypes.c_int
+            lib.kc_best.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, i32p, i16p, ctypes.c_int, i32p, i32p,
+                                    ctypes.c_int, ctypes.c_int, ctypes.c_int, i32p, i32p, i64p]
+            _tables(lib)
+        except (OSError, AttributeError, MemoryError) as err:  # a damaged build: the walk in Python
+            STATUS = f"not used (the library did not load: {type(err).__name__})"
+            return None
+        _lib = lib
+        STATUS = f"C ({path.name})"
+        return lib
+
+
+def _tau(n: int) -> tuple[int, int, int, int]:
+    """finder.Finder._tau: per colour, a tile's segments of it + 3 x their crossing pairs."""
+    ot = ROTATIONS[n][0]
+    col = COLOUR[ot]
+    tau = [0, 0, 0, 0]
+    for k in (1, 2, 3):
+        mask = sum(1 << e for e in range(6) if col[e] == k)
+        tau[k] = bin(mask).count("1") // 2 + 3 * crossings_on(ot, mask)
+    return (0, tau[1], tau[2], tau[3])
+
+
+def search(
+    board: dict[int, int],
+    hand: list[int],
+    crossings_new_tiles_only: bool = False,
+    double_main_only: bool = False,
+    max_tiles: int = 7,
+) -> tuple[int, tuple[tuple[int, int], ...], int] | None:
+    """The best score (-1: no legal play), its placements (cell, ot) sorted by cell and the
+    nodes walked; None when the C search is not there or refused the position."""
+    lib = load()
+    if lib is None or not board:
+        return None
+    hand = list(dict.fromkeys(hand))
+    if len(hand) > 16 or max_tiles < 0:
+        return None
+    qrs = [cell_qr(c) for c in board]
+    qmin, qmax = min(q for q, _ in qrs), max(q for q, _ in qrs)
+    rmin, rmax = min(r for _, r in qrs), max(r for _, r in qrs)
+    height = rmax - rmin + 1 + 2 * MARGIN
+    size = (qmax - qmin + 1 + 2 * MARGIN) * height
+    if size > 1 << 22:
+        return None
+    cells = (ctypes.c_int32 * len(board))(
+        *[(q - qmin + MARGIN) * height + (r - rmin + MARGIN) for q, r in qrs])
+    ots = (ctypes.c_int16 * len(board))(*board.values())
+    hand_arr = (ctypes.c_int32 * max(len(hand), 1))(*hand)
+    tau = (ctypes.c_int32 * max(4 * len(hand), 1))(*[t for n in hand for t in _tau(n)])
+    out = (ctypes.c_int32 * 16)()
+    n_out, nodes = ctypes.c_int32(0), ctypes.c_int64(0)
+    score = lib.kc_best(height, size, len(board), cells, ots, len(hand), hand_arr, tau, max(0, min(max_tiles, 7)),
+                        int(crossings_new_tiles_only), int(double_main_only), out, ctypes.byref(n_out),
+                        ctypes.byref(nodes))
+    if score < -1:
+        return None
+    placed = []
+    for i in range(n_out.value):
+        idx, ot = out[2 * i], out[2 * i + 1]
+        placed.append((cell_id(idx // height - MARGIN + qmin, idx % height - MARGIN + rmin), ot))
+    return score, tuple(sorted(placed)), nodes.value
+
+
+def wrapping(walk_best: Callable[..., Any], found: Callable[..., Any]) -> Callable[..., Any]:
+    """`finder.best_play` answered by the C search; the walk in Python (`walk_best`) answers
+    when the C search cannot, or if its play were not what the rules' judge says."""
+    from .scoring import score_paths
+
+    def best_play(board: dict[int, int], hand: list[int], crossings_new_tiles_only: bool = False,
+                  double_main_only: bool = False, max_tiles: int = 7) -> Any:
+        """The best legal play of `hand` (exhaustive), searched in C (cbest.c)."""
+        got = search(board, hand, crossings_new_tiles_only, double_main_only, max_tiles)
+        if got is not None:
+            score, placements, _nodes = got
+            if score < 0:
+                return None
+            new = dict(placements)
+            verdict = score_paths(dict(board) | new, new, crossings_new_tiles_only, double_main_only)
+            if verdict.legal and verdict.score == score:  # the rules' judge has the last word
+                return found(placements, verdict)
+        return walk_best(board, hand, crossings_new_tiles_only, double_main_only, max_tiles)
+
+    best_play.__wrapped__ = walk_best  # type: ignore[attr-defined]
+    return best_play
+
+
+def build(out: Path = OUT) -> str | None:
+    """Compile cbest.c for the source as it is now into `out`; None when done (or already
+    there), else the one sentence saying why not. Older builds are removed."""
+    name = digest()
+    target = out / (name + _suffix())
+    if target.exists():
+        return None
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(cc) is None:
+        return f"no C compiler ({cc}): Kaliko's best play is searched in Python"
+    with tempfile.TemporaryDirectory() as tmp:
+        built = Path(tmp) / (name + _suffix())
+        done = subprocess.run([cc, *FLAGS, "-o", str(built), str(HERE / SOURCE)], capture_output=True, text=True)
+        if done.returncode != 0 or not built.exists():
+            last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
+            return f"{cc} could not build cbest.c ({last[0][:200]}): Kaliko's best play is searched in Python"
+        out.mkdir(exist_ok=True)
+        for old in out.glob("kaliko_cbest_*" + _suffix()):
+            old.unlink()
+        shutil.copy(built, out / (name + ".tmp"))
+        os.replace(out / (name + ".tmp"), target)  # never a half-written library under its name
+    return None
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] != ["build"]:
+        print('usage: cbest.main(["build"])', file=sys.stderr)
+        return 2
+    there = library_path().exists()
+    why = build()
+    if why is not None:
+        print(why, file=sys.stderr)
+        return 1
+    if not there:
+        print(f"Kaliko best-play search compiled: {library_path()}", file=sys.stderr)
+    return 0
