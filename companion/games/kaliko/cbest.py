@@ -65,9 +65,10 @@ def _tables(lib: Any) -> None:
     partner = (ctypes.c_int8 * (6 * n))(*[p for row in PARTNER for p in row])
     colour = (ctypes.c_int8 * (6 * n))(*[c for row in COLOUR for c in row])
     number = (ctypes.c_int16 * n)(*OT_NUMBER)
-    offs, flat = [0], []
-    for fits in FITS:
-        flat.extend(fits)
+    offs: list[int] = [0]
+    flat: list[int] = []
+    for row in FITS:
+        flat.extend(row)
         offs.append(len(flat))
     fits_off = (ctypes.c_int32 * len(offs))(*offs)
     fits = (ctypes.c_int16 * max(len(flat), 1))(*flat)
@@ -186,9 +187,10 @@ def wrapping(walk_best: Callable[..., Any], found: Callable[..., Any]) -> Callab
     return best_play
 
 
-def build(out: Path = OUT) -> str | None:
-    """Compile cbest.c for the source as it is now into `out`; None when done (or already
-    there), else the one sentence saying why not. Older builds are removed."""
+def build(out: Path | None = None) -> str | None:
+    """Compile cbest.c for the source as it is now into `out` (default `_native/`); None when
+    done (or already there), else the one sentence saying why not. Older builds are removed."""
+    out = OUT if out is None else out
     name = digest()
     target = out / (name + _suffix())
     if target.exists():

@@ -823,15 +823,25 @@ from . import native as _native  # noqa: E402
 PUBLIC = ("Found", "Finder", "open_ends", "constraints_key", "all_plays", "best_play", "naive_plays",
           "search_best", "search_plays", "count_plays")
 COMPILED = False
+C_SEARCH = False  # best_play searched by cbest.c (issue 26)
 if __name__.endswith(".finder"):  # the module itself, not its pure copy (native.pure_copy)
     _twin = _native.load()
     if _twin is not None:
         globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
         COMPILED = True
+    # Issue 26: `best_play` answered by the same walk in C (cbest.c) when `./run setup` built
+    # it from that very source; the walk above (compiled or pure) answers otherwise, and
+    # whenever the C play is not what the rules' judge scores (cbest.wrapping).
+    from . import cbest as _cbest  # noqa: E402
+
+    if _cbest.load() is not None:
+        globals()["best_play"] = _cbest.wrapping(globals()["best_play"], globals()["Found"])
+        C_SEARCH = True
 
 
 def pure() -> ModuleType:
-    """This finder in pure Python: this module, or when it runs compiled, a pure copy."""
+    """This finder in pure Python: this module, or when it runs compiled or its `best_play`
+    in C, a pure copy."""
     import sys
 
-    return _native.pure_copy() if COMPILED else sys.modules[__name__]
+    return _native.pure_copy() if COMPILED or C_SEARCH else sys.modules[__name__]
