@@ -57,7 +57,8 @@ def _check(c, board, hand, cnto, dmo, max_tiles, exhaustive=False):
     """The C search against the pure finder (and the exhaustive listing), its play judged."""
     got = c.search(board, hand, cnto, dmo, max_tiles)
     assert got is not None
-    score, placements, _nodes = got
+    score, placements, _nodes, complete = got
+    assert complete
     ref = finder.pure().best_play(board, hand, cnto, dmo, max_tiles)
     assert score == (ref.score if ref else -1), (board, hand, cnto, dmo, max_tiles)
     if exhaustive:
@@ -120,12 +121,44 @@ def test_best_play_falls_back_to_the_walk_when_the_judge_disagrees(monkeypatch):
     real = cbest.search
 
     def wrong(*args):
-        score, placements, nodes = real(*args)
-        return score + 1, placements, nodes  # a score the rules' judge does not give
+        score, placements, nodes, complete = real(*args)
+        return score + 1, placements, nodes, complete  # a score the rules' judge does not give
 
     monkeypatch.setattr(cbest, "search", wrong)
     got = finder.best_play(board, hand, max_tiles=3)
     assert (got.placements, got.score) == (ref.placements, ref.score)
+
+
+def test_search_best_without_a_budget_is_the_c_search_and_a_budget_keeps_the_walk():
+    _c()
+    walk = finder.search_best.__wrapped__
+    for board, hand in _positions():
+        got, proven = finder.search_best(board, hand, max_tiles=5)
+        ref = finder.pure().best_play(board, hand, max_tiles=5)
+        assert proven and (got.placements, got.verdict) == (ref.placements, ref.verdict)
+        fast, proven = finder.search_best(board, hand, max_tiles=5, deadline=10**9, clock=lambda: 0.0)
+        assert proven and fast.placements == ref.placements
+        bot, bot_proven = finder.search_best(board, hand, budget=3000)  # a bot's move: the walk's
+        was, was_proven = walk(board, hand, budget=3000)
+        assert (bot.placements, bot_proven) == (was.placements, was_proven)
+
+
+def test_a_deadline_stops_the_c_search_with_a_legal_play_at_least_the_best_short_one():
+    c = _c()
+    board, hand = _positions()[1]  # ~140,000 nodes in C at 7 tiles
+    asked = []
+
+    def clock():
+        asked.append(1)
+        return len(asked)  # past the deadline at the third look
+
+    got, proven = finder.search_best(board, hand, deadline=3, clock=clock)
+    short = finder.pure().best_play(board, hand, max_tiles=2)
+    assert not proven and len(asked) == 3 and got.score >= short.score
+    verdict = evaluate(board, list(got.placements))
+    assert verdict.legal and verdict.score == got.score
+    stopped = c.search(board, hand, stop=lambda: True)
+    assert stopped[3] is False and stopped[2] <= 1  # asked before the first node
 
 
 def _copy_source(tmp_path, monkeypatch):

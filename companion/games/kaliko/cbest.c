@@ -127,7 +127,10 @@ typedef struct {
     long long nodes;
     int layer_ok[MAXNEW + 1], layer_n[MAXNEW + 1], layer_tot[MAXNEW + 1];
     Kept layer[MAXNEW + 1][MAXLAYER];
-    int err;
+    int err;           /* a table overflowed: KC_ERROR */
+    int halt;          /* stopped by `stop` (or err): unwind, keep the best found */
+    int (*stop)(void); /* the caller's deadline (cbest.py asks its clock), or NULL */
+    long long check_at;
     /* targets: old open ends as (cell * 8 + edge) by colour */
     int *targets[4], ntargets[4];
     int *bfs;
@@ -524,14 +527,24 @@ static int bounded(S *s, int z, int g, int left, int other, int room) {
 
 static int walk(S *s, int x, int e, int phase);
 
+/* one node of the walk; every 4096 nodes the caller's `stop` is asked (Finder._checkpoint) */
+static inline int node(S *s) {
+    s->nodes++;
+    if (s->err) s->halt = 1;
+    if (s->stop && s->nodes >= s->check_at) {
+        s->check_at = s->nodes + 4096;
+        if (s->stop()) s->halt = 1;
+    }
+    return s->halt;
+}
+
 /* Finder._advance and Finder._gap: the forward end of a walk not yet joined */
 static void advance(S *s, int x, int e, int c, int inn, int colour);
 
 static void gap(S *s, int x, int e, int z, int g, int colour) {
-    s->nodes++;
-    if (s->err || s->nnew >= s->max_tiles || !reachable(s, z, g, colour))
+    if (node(s) || s->nnew >= s->max_tiles || !reachable(s, z, g, colour))
         return; /* RULES K-10: this walk can no longer join a second old path */
-    for (int i = fits_of(s, z); s->fitpool[i] >= 0; i++) {
+    for (int i = fits_of(s, z); s->fitpool[i] >= 0 && !s->halt; i++) {
         int ot = s->fitpool[i];
         if (s->used[T_number[ot]]) continue;
         place(s, z, ot);
@@ -556,8 +569,7 @@ static void advance(S *s, int x, int e, int c, int inn, int colour) {
 
 /* Finder._walk: returns the score of the play as it stands when legal, else -1 */
 static int walk(S *s, int x, int e, int phase) {
-    s->nodes++;
-    if (s->err) return -1;
+    if (node(s)) return -1;
     Path p;
     path_through(s, x, e, &p);
     if (p.closed) return candidate(s, &p);
@@ -593,7 +605,7 @@ static int walk(S *s, int x, int e, int phase) {
             if (f != g && s->cell[z + s->step[f]] >= 0) { last_free = 0; break; }
         if (last_free && here + 1 <= s->best) return here;
     }
-    for (int i = fits_of(s, z); s->fitpool[i] >= 0; i++) {
+    for (int i = fits_of(s, z); s->fitpool[i] >= 0 && !s->halt; i++) {
         int ot = s->fitpool[i];
         if (s->used[T_number[ot]]) continue;
         place(s, z, ot);
@@ -658,12 +670,14 @@ static int distances(S *s, int colour, int *touched) {
 }
 
 /* Finder.__init__ and _search. Cells are grid indexes (cbest.py: q-major, stride H, a
- * margin of empty cells around the pattern); `out` gets 2 x bestn ints (cell, ot), sorted
- * by the walk's order of placement. Returns the best score, -1 for no play, KC_ERROR. */
+ * margin of empty cells around the pattern); `out` gets 2 x bestn ints (cell, ot), in the
+ * walk's order of placement. `stop` (or NULL) is asked every 4096 nodes whether to stop;
+ * *complete says whether the search ran to its end (else the best is the best found).
+ * Returns the best score, -1 for no play, KC_ERROR. */
 int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *old_ots,
             int n_hand, const int32_t *hand,
-            const int32_t *tau, int max_tiles, int cnto, int dmo, int32_t *out, int32_t *n_out,
-            int64_t *nodes) {
+            const int32_t *tau, int max_tiles, int cnto, int dmo, int (*stop)(void), int32_t *out,
+            int32_t *n_out, int64_t *nodes, int32_t *complete) {
     if (n_ot == 0 || n_hand > 16 || n_hand < 0) return KC_ERROR;
     S *s = calloc(1, sizeof(S));
     if (!s) return KC_ERROR;
@@ -720,6 +734,8 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
     s->cnto = cnto; s->dmo = dmo;
     s->prune = !cnto && !dmo; /* the bound counts crossings on the whole path (DEFAULT K-16) */
     s->best = -1;
+    s->stop = stop;
+    s->check_at = 0; /* a deadline already passed stops before the first node */
     /* paths.OldPaths: every open old path's ends, length and crossings */
     int np = 0;
     for (int k = 0; k < n_old; k++) {
@@ -779,13 +795,13 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
     }
     qsort(starts, ns, sizeof(int), cmp_int);
     passable(s);
-    for (int i = 0; i < ns && !s->err; i++) {
+    for (int i = 0; i < ns && !s->halt; i++) {
         if (i > 0 && starts[i] == starts[i - 1]) continue;
         int cell = starts[i] >> 3, edge = starts[i] & 7;
         s->start = starts[i];
         int colour = T_colour[s->cell[cell + s->step[edge]] * 6 + (edge + 3) % 6];
         int nt = distances(s, colour, touched);
-        for (int j = fits_of(s, cell); s->fitpool[j] >= 0; j++) {
+        for (int j = fits_of(s, cell); s->fitpool[j] >= 0 && !s->halt; j++) {
             int ot = s->fitpool[j];
             if (s->used[T_number[ot]]) continue;
             place(s, cell, ot);
@@ -799,6 +815,7 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
         *n_out = s->best >= 0 ? s->bestn : 0;
         for (int i = 0; i < *n_out; i++) { out[2 * i] = s->bestcell[i]; out[2 * i + 1] = s->bestot[i]; }
         *nodes = s->nodes;
+        *complete = !s->halt;
     }
 done:
     free(s->qq); free(s->rr); free(s->cell); free(s->slot); free(s->oldk); free(s->pass); free(s->dist); free(s->mine);

@@ -42,6 +42,7 @@ STATUS = "not built (not loaded yet)"
 
 _lib: Any = None
 _lock = threading.Lock()
+_STOP = ctypes.CFUNCTYPE(ctypes.c_int)  # the C search asks it every 4096 nodes whether to stop
 
 
 def digest() -> str:
@@ -102,7 +103,7 @@ def load() -> Any:
                                       i16p, i32p, i16p]
             lib.kc_best.restype = ctypes.c_int
             lib.kc_best.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, i32p, i16p, ctypes.c_int, i32p, i32p,
-                                    ctypes.c_int, ctypes.c_int, ctypes.c_int, i32p, i32p, i64p]
+                                    ctypes.c_int, ctypes.c_int, ctypes.c_int, _STOP, i32p, i32p, i64p, i32p]
             _tables(lib)
         except (OSError, AttributeError, MemoryError) as err:  # a damaged build: the walk in Python
             STATUS = f"not used (the library did not load: {type(err).__name__})"
@@ -129,9 +130,12 @@ def search(
     crossings_new_tiles_only: bool = False,
     double_main_only: bool = False,
     max_tiles: int = 7,
-) -> tuple[int, tuple[tuple[int, int], ...], int] | None:
-    """The best score (-1: no legal play), its placements (cell, ot) sorted by cell and the
-    nodes walked; None when the C search is not there or refused the position."""
+    stop: Callable[[], bool] | None = None,
+) -> tuple[int, tuple[tuple[int, int], ...], int, bool] | None:
+    """The best score (-1: no legal play), its placements (cell, ot) sorted by cell, the nodes
+    walked and whether the search ran to its end (`stop`, asked every 4096 nodes, may end it
+    early: the best found is then returned); None when the C search is not there or refused
+    the position."""
     lib = load()
     if lib is None or not board:
         return None
@@ -151,40 +155,86 @@ def search(
     hand_arr = (ctypes.c_int32 * max(len(hand), 1))(*hand)
     tau = (ctypes.c_int32 * max(4 * len(hand), 1))(*[t for n in hand for t in _tau(n)])
     out = (ctypes.c_int32 * 16)()
-    n_out, nodes = ctypes.c_int32(0), ctypes.c_int64(0)
+    n_out, nodes, complete = ctypes.c_int32(0), ctypes.c_int64(0), ctypes.c_int32(0)
+    asked = _STOP() if stop is None else _STOP(lambda: int(bool(stop())))  # NULL, or kept alive during the call
     score = lib.kc_best(height, size, len(board), cells, ots, len(hand), hand_arr, tau, max(0, min(max_tiles, 7)),
-                        int(crossings_new_tiles_only), int(double_main_only), out, ctypes.byref(n_out),
-                        ctypes.byref(nodes))
+                        int(crossings_new_tiles_only), int(double_main_only), asked, out, ctypes.byref(n_out),
+                        ctypes.byref(nodes), ctypes.byref(complete))
     if score < -1:
         return None
     placed = []
     for i in range(n_out.value):
         idx, ot = out[2 * i], out[2 * i + 1]
         placed.append((cell_id(idx // height - MARGIN + qmin, idx % height - MARGIN + rmin), ot))
-    return score, tuple(sorted(placed)), nodes.value
+    return score, tuple(sorted(placed)), nodes.value, bool(complete.value)
+
+
+_NO_PLAY = object()
+
+
+def _judged(found: Callable[..., Any], board: dict[int, int], got: tuple[int, tuple[tuple[int, int], ...], int, bool],
+            crossings_new_tiles_only: bool, double_main_only: bool) -> Any:
+    """The C search's answer as a `finder.Found` with the rules' verdict; None for no play;
+    `_NO_PLAY` if the judge did not give its score (never seen: the caller then walks)."""
+    from .scoring import score_paths
+
+    score, placements, _nodes, _complete = got
+    if score < 0:
+        return None
+    new = dict(placements)
+    verdict = score_paths(dict(board) | new, new, crossings_new_tiles_only, double_main_only)
+    if verdict.legal and verdict.score == score:  # the rules' judge has the last word
+        return found(placements, verdict)
+    return _NO_PLAY
 
 
 def wrapping(walk_best: Callable[..., Any], found: Callable[..., Any]) -> Callable[..., Any]:
     """`finder.best_play` answered by the C search; the walk in Python (`walk_best`) answers
     when the C search cannot, or if its play were not what the rules' judge says."""
-    from .scoring import score_paths
 
     def best_play(board: dict[int, int], hand: list[int], crossings_new_tiles_only: bool = False,
                   double_main_only: bool = False, max_tiles: int = 7) -> Any:
         """The best legal play of `hand` (exhaustive), searched in C (cbest.c)."""
         got = search(board, hand, crossings_new_tiles_only, double_main_only, max_tiles)
         if got is not None:
-            score, placements, _nodes = got
-            if score < 0:
-                return None
-            new = dict(placements)
-            verdict = score_paths(dict(board) | new, new, crossings_new_tiles_only, double_main_only)
-            if verdict.legal and verdict.score == score:  # the rules' judge has the last word
-                return found(placements, verdict)
+            judged = _judged(found, board, got, crossings_new_tiles_only, double_main_only)
+            if judged is not _NO_PLAY:
+                return judged
         return walk_best(board, hand, crossings_new_tiles_only, double_main_only, max_tiles)
 
     best_play.__wrapped__ = walk_best  # type: ignore[attr-defined]
     return best_play
+
+
+def wrapping_search(walk_search: Callable[..., Any], found: Callable[..., Any]) -> Callable[..., Any]:
+    """`finder.search_best` with its exact phase in C: the plays of up to 2 tiles first (as
+    the walk does: a player hears a play whenever a short one exists), then the whole search
+    in C until the deadline. A budget (a bot's move) keeps the walk: its node count, so its
+    moves and the goldens, stay the walk's."""
+
+    def search_best(board: dict[int, int], hand: list[int], crossings_new_tiles_only: bool = False,
+                    double_main_only: bool = False, max_tiles: int = 7, budget: int | None = None,
+                    deadline: float | None = None, clock: Callable[[], float] | None = None) -> tuple[Any, bool]:
+        """The best play found within the deadline, and whether it is proven best (cbest.c)."""
+        args = (board, hand, crossings_new_tiles_only, double_main_only)
+        if budget is None:
+            short = None
+            if max_tiles > 2:  # milliseconds, even past the deadline
+                got = search(*args, 2)
+                short = None if got is None else _judged(found, board, got, *args[2:])
+            stop = None if deadline is None or clock is None else (lambda: clock() >= deadline)
+            got = None if short is _NO_PLAY else search(*args, max_tiles, stop)
+            judged = None if got is None else _judged(found, board, got, *args[2:])
+            if got is not None and judged is not _NO_PLAY:
+                if got[3]:
+                    return judged, True
+                if short is not None and (judged is None or short.score > judged.score):
+                    judged = short
+                return judged, False
+        return walk_search(*args, max_tiles, budget, deadline, clock)
+
+    search_best.__wrapped__ = walk_search  # type: ignore[attr-defined]
+    return search_best
 
 
 def build(out: Path | None = None) -> str | None:

@@ -829,13 +829,15 @@ if __name__.endswith(".finder"):  # the module itself, not its pure copy (native
     if _twin is not None:
         globals().update({_n: getattr(_twin, _n) for _n in PUBLIC})
         COMPILED = True
-    # Issue 26: `best_play` answered by the same walk in C (cbest.c) when `./run setup` built
-    # it from that very source; the walk above (compiled or pure) answers otherwise, and
+    # Issue 26: `best_play`, and the exact phase of `search_best` with no budget (what a
+    # player waits for), answered by the same walk in C (cbest.c) when `./run setup` built it
+    # from that very source; the walk above (compiled or pure) answers otherwise, and
     # whenever the C play is not what the rules' judge scores (cbest.wrapping).
     from . import cbest as _cbest  # noqa: E402
 
     if _cbest.load() is not None:
         globals()["best_play"] = _cbest.wrapping(globals()["best_play"], globals()["Found"])
+        globals()["search_best"] = _cbest.wrapping_search(globals()["search_best"], globals()["Found"])
         C_SEARCH = True
 
 
