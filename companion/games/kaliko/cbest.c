@@ -110,7 +110,7 @@ typedef struct {
     int n_old, npaths;
     int *end_pid, *end_c, *end_e; /* [k * 6 + e] at an old open end */
     int *owner;                   /* [k * 6 + e] open old path of that segment end, or -1 */
-    int *plen, *pown, *pval;      /* per old path: segments, self-crossings, value */
+    int *plen, *pown;             /* per old path: segments, self-crossings (K-16) */
     int *between;                 /* [p * npaths + q] */
     /* the hand */
     int n_hand, max_tiles, cnto, dmo, prune;
@@ -699,12 +699,12 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
     s->end_pid = malloc(nk * sizeof(int)); s->end_c = malloc(nk * sizeof(int));
     s->end_e = malloc(nk * sizeof(int)); s->owner = malloc(nk * sizeof(int));
     int maxp = nk / 2 + 1;
-    s->plen = calloc(maxp, sizeof(int)); s->pown = calloc(maxp, sizeof(int)); s->pval = calloc(maxp, sizeof(int));
+    s->plen = calloc(maxp, sizeof(int)); s->pown = calloc(maxp, sizeof(int));
     int *starts = malloc((nk + 1) * sizeof(int));
     for (int k = 1; k <= 3; k++) s->targets[k] = malloc((nk + 1) * sizeof(int));
     if (!s->qq || !s->rr || !s->cell || !s->slot || !s->oldk || !s->pass || !s->dist || !s->mine || !s->fitpool || !s->bfs
         || !touched || !s->end_pid || !s->end_c || !s->end_e || !s->owner || !s->plen || !s->pown
-        || !s->pval || !starts || !s->targets[1] || !s->targets[2] || !s->targets[3])
+        || !starts || !s->targets[1] || !s->targets[2] || !s->targets[3])
         goto done;
     for (int i = 0; i < N; i++) {
         s->cell[i] = -1; s->slot[i] = -1; s->oldk[i] = -1;
@@ -779,7 +779,6 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
                 else { s->between[p * np + q]++; s->between[q * np + p]++; }
             }
     }
-    for (int p = 0; p < np; p++) s->pval[p] = s->plen[p] + 3 * s->pown[p];
     /* the starts: every open end of the pattern, in (cell, edge) order */
     int ns = 0;
     for (int k = 1; k <= 3; k++) s->ntargets[k] = 0;
@@ -820,7 +819,7 @@ int kc_best(int H, int N, int n_old, const int32_t *old_cells, const int16_t *ol
 done:
     free(s->qq); free(s->rr); free(s->cell); free(s->slot); free(s->oldk); free(s->pass); free(s->dist); free(s->mine);
     free(s->fitpool); free(s->bfs); free(touched); free(s->end_pid); free(s->end_c); free(s->end_e);
-    free(s->owner); free(s->plen); free(s->pown); free(s->pval); free(starts); free(s->between);
+    free(s->owner); free(s->plen); free(s->pown); free(starts); free(s->between);
     for (int k = 1; k <= 3; k++) free(s->targets[k]);
     free(s);
     return result;
