@@ -65,6 +65,10 @@ SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
     "new VAD, 360 ms always": ({"quiet_end_ms": None}, True),
     "new VAD, 180 ms after a clear voice": ({"quiet_end_ms": 180}, True),
     "in use: Silero + babble gate, decode while speaking": ({"vad": "default"}, True),
+    # the same, ending on Silero's start threshold (hysteresis 0) or nearly (0.05) instead of
+    # 0.15 below it: its probability stays up after the speech in noise (#30's 300 ms)
+    "Silero in use, hysteresis 0.05": ({"vad": "silero", "hysteresis": 0.05}, True),
+    "Silero in use, no hysteresis": ({"vad": "silero", "hysteresis": 0.0}, True),
 }
 
 
@@ -180,6 +184,10 @@ VADS: dict[str, tuple[str, dict[str, Any]]] = {
     "webrtcvad + gate + babble gate": ("webrtc", {"babble_db": 6.0}),
     "silero + babble gate (no floor margin)": ("silero", {"babble_db": 6.0, "margin_db": 0.0}),
     "in use: the same, 240 ms to end": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240}),
+    # Silero's probability stays up some 200 ms after the speech in noise: ending on the start
+    # threshold itself (no hysteresis) or nearly, to hear the end sooner (#30's 300 ms)
+    "in use, hysteresis 0.05": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240, "hysteresis": 0.05}),
+    "in use, no hysteresis": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240, "hysteresis": 0.0}),
 }
 
 
@@ -331,6 +339,11 @@ def run_setting(kw: dict[str, Any], streaming: bool, rec: SphinxRecognizer, phra
         from companion.inputs.voice.silero import default_segmenter
 
         seg = default_segmenter()
+    elif kw.get("vad") == "silero":  # the settings in use, with these changed
+        from companion.inputs.voice.silero import SILERO_SETTINGS, SileroSegmenter
+
+        seg = SileroSegmenter(**{**SILERO_SETTINGS, "end_ms": int(SILERO_SETTINGS["end_ms"]),
+                                 **{k: v for k, v in kw.items() if k != "vad"}})
     else:
         seg = Segmenter(**kw)
     listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=seg, streaming=streaming)

@@ -18,7 +18,7 @@ COMMON = {"__init__.py", "rules.py", "events.py", "notation.py", "commands.py", 
 # Beside them, each game's own modules (a new one is added here on purpose).
 OWN = {
     "kikoi": {"tokens.py", "reader.py"},
-    "kaliko": {"finder.py", "paths.py", "scoring.py", "tiles.py", "reader.py", "search.py", "draft.py", "native.py"},
+    "kaliko": {"finder.py", "paths.py", "scoring.py", "tiles.py", "reader.py", "search.py", "draft.py", "native.py", "cbest.py"},
     "kissa": {"finder.py", "moves.py"},
     "goodfortune": {"deck.py", "deckentry.py", "deckfile.py", "scoring.py", "speech.py", "tiles.py"},
 }
