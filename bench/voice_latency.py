@@ -188,6 +188,8 @@ VADS: dict[str, tuple[str, dict[str, Any]]] = {
     # threshold itself (no hysteresis) or nearly, to hear the end sooner (#30's 300 ms)
     "in use, hysteresis 0.05": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240, "hysteresis": 0.05}),
     "in use, no hysteresis": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 240, "hysteresis": 0.0}),
+    "in use, 210 ms to end": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 210}),
+    "in use, 180 ms to end": ("silero", {"babble_db": 6.0, "margin_db": 0.0, "end_ms": 180}),
 }
 
 
