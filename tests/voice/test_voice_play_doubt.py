@@ -4,10 +4,7 @@ the test (espeak-ng, white noise; a real recording of talk from Debian's pockets
 recording of plain talk changes nothing and prints what was heard; every voice line is
 printed as heard, and logged with its command, its confidence and the words heard."""
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +13,7 @@ import pytest
 from companion.inputs.voice import synth
 from companion.inputs.voice.sources import write_wav
 from companion.session.core import CHANGES_STATE, CONFIDENCE_THRESHOLD
+from tests.voice.by_voice import play_recording, voice_inputs
 from tests.voice.needs import need_voice
 
 TALK = Path("/usr/share/pocketsphinx/test/data/goforward.raw")  # a man saying « go forward ten meters »
@@ -35,25 +33,8 @@ def test_undo_and_quit_heard_with_doubt_are_read_back_and_talk_changes_nothing(t
              synth.utterance("yes", "en-us", 160)]                # a sure « yes »: the game ends
     wav = tmp_path / "table.wav"
     write_wav(wav, np.concatenate([np.concatenate([p.astype(np.int16), gap]) for p in parts]))
-    log = tmp_path / "log.jsonl"
-    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
-    printed = tmp_path / "out.txt"
-    with printed.open("w") as fh:
-        # standard input stays open (no end of input) until the game ends by voice
-        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "goodfortune", "--players", "Marie",
-                              "--bots", "1", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
-                              "--seed", "3", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
-                             stderr=subprocess.STDOUT, env=env)
-        try:
-            p.wait(timeout=240)
-        finally:
-            p.kill()
-            p.wait()
-            p.stdin.close()
-    out = printed.read_text()
-    assert "Traceback" not in out, out
-    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
-    voice = [i for i in inputs if i["source"] == "voice"]
+    out, records, code = play_recording(tmp_path, "goodfortune", wav, seed=3)
+    voice = voice_inputs(records)
     assert voice, out
     for i in voice:
         assert f"Heard: {i['heard']}" in out  # the player always knows what was heard
@@ -67,5 +48,5 @@ def test_undo_and_quit_heard_with_doubt_are_read_back_and_talk_changes_nothing(t
     assert talk["outcome"] in ("talk", "confirm", "not_understood", "answer", "refuse"), voice
     quit_ = next(i for i in voice if i["command"] == "quit")
     assert quit_["confidence"] < CONFIDENCE_THRESHOLD and quit_["outcome"] == "confirm", voice
-    assert "Quit the game?" in out and p.returncode == 0 and "Goodbye" in out
+    assert "Quit the game?" in out and code == 0 and "Goodbye" in out
     assert voice[-1]["heard"] == "yes" and voice[-1]["confidence"] >= CONFIDENCE_THRESHOLD  # only a sure yes quits

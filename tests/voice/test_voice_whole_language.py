@@ -3,10 +3,6 @@ or not, the legal moves likelier; a request not allowed now is heard as said and
 the typed reason, never played as another move. Replayed through `companion play --voice-input`
 with recordings made for the test (espeak-ng)."""
 
-import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 
@@ -18,6 +14,7 @@ from companion.inputs.voice.grammar import WHOLE
 from companion.inputs.voice.sayable import sayable_now, shared_commands
 from companion.inputs.voice.sources import write_wav
 from companion.session.transcript import load
+from tests.voice.by_voice import play_recording, voice_inputs
 from tests.voice.needs import need_voice
 
 NAMES = ["Marie", "Bot 1", "Bot 2"]
@@ -77,25 +74,8 @@ def test_by_voice_an_illegal_kikoi_request_is_refused_with_the_typed_reason_and_
     wav = tmp_path / "marie.wav"
     write_wav(wav, np.concatenate([np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
                                    for t in said]))
-    log = tmp_path / "log.jsonl"
-    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
-    printed = tmp_path / "out.txt"
-    with printed.open("w") as fh:
-        # standard input stays open until the game ends by voice
-        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kikoi", "--players", "Marie",
-                              "--bots", "2", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
-                              "--seed", "3", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
-                             stderr=subprocess.STDOUT, env=env)
-        try:
-            p.wait(timeout=240)
-        finally:
-            p.kill()
-            p.wait()
-            p.stdin.close()
-    out = printed.read_text()
-    assert "Traceback" not in out, out
-    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
-    voice = [i for i in inputs if i["source"] == "voice"]
+    out, records, _code = play_recording(tmp_path, "kikoi", wav, seed=3, bots=2)
+    voice = voice_inputs(records)
     first, second, third = voice[:3]
     # heard as said, refused as typed: the typed reason, never played as another token
     assert first["heard"] == "ask bot 2 for kigliss sleeping", voice
@@ -118,24 +98,8 @@ def test_by_voice_a_2kissa10_equation_said_by_its_values_plays_its_one_place(tmp
     wav = tmp_path / "marie.wav"
     write_wav(wav, np.concatenate([np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
                                    for t in said]))
-    log = tmp_path / "log.jsonl"
-    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
-    printed = tmp_path / "out.txt"
-    with printed.open("w") as fh:
-        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kissa", "--players", "Marie",
-                              "--bots", "1", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
-                              "--seed", "1", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
-                             stderr=subprocess.STDOUT, env=env)
-        try:
-            p.wait(timeout=240)
-        finally:
-            p.kill()
-            p.wait()
-            p.stdin.close()
-    out = printed.read_text()
-    assert "Traceback" not in out, out
-    inputs = [json.loads(ln) for ln in log.read_text().splitlines() if json.loads(ln).get("type") == "input"]
-    voice = [i for i in inputs if i["source"] == "voice"]
+    out, records, _code = play_recording(tmp_path, "kissa", wav, seed=1, bots=1)
+    voice = voice_inputs(records)
     move = 'action:{"op":"+","operands":[["I5","J5"],["E6","E7"]],"result":["A3","B3"],"type":"move"}'
     assert voice[0]["heard"] == "10 plus 15 equals 25", voice
     assert voice[0]["command"] == move and voice[0]["outcome"] == "act", voice
@@ -263,24 +227,8 @@ def test_through_the_live_listener_a_held_token_close_to_a_legal_one_is_never_pl
     wav = tmp_path / "marie.wav"
     write_wav(wav, np.concatenate([ask, gap] + [np.concatenate([synth.utterance(t, "en-us", 160).astype(np.int16), gap])
                                                for t in ("no", "end game", "yes")]))
-    log = tmp_path / "log.jsonl"
-    env = {**os.environ, "COMPANION_SPEECH": "none", "XDG_DATA_HOME": str(tmp_path / "data")}
-    printed = tmp_path / "out.txt"
-    with printed.open("w") as fh:
-        p = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "kikoi", "--players", "Marie",
-                              "--bots", "2", "--lang", "en", "--speech", "text", "--voice-input", str(wav),
-                              "--seed", "2", "--log", str(log)], stdin=subprocess.PIPE, stdout=fh,
-                             stderr=subprocess.STDOUT, env=env)
-        try:
-            p.wait(timeout=240)
-        finally:
-            p.kill()
-            p.wait()
-            p.stdin.close()
-    out = printed.read_text()
-    assert "Traceback" not in out, out
-    records = [json.loads(ln) for ln in log.read_text().splitlines()]
-    voice = [r for r in records if r.get("type") == "input" and r["source"] == "voice"]
+    out, records, code = play_recording(tmp_path, "kikoi", wav, seed=2, bots=2)
+    voice = voice_inputs(records)
     first = voice[0]
     assert first["heard"].startswith("ask bot 2 for"), voice
     assert first["outcome"] in ("confirm", "refuse"), voice  # read back, or heard as said and refused
@@ -288,4 +236,4 @@ def test_through_the_live_listener_a_held_token_close_to_a_legal_one_is_never_pl
     assert set(first) <= {"type", "source", "seat", "text", "outcome", "command", "heard", "confidence",
                           "rival_margin"}, first  # the margin alone, never the rival's words
     assert not any(r.get("type") == "asked" and r["asker"] == 0 for r in records), voice  # Marie asked nothing
-    assert voice[-1]["heard"] == "yes" and "Goodbye" in out, (voice, out)
+    assert voice[-1]["heard"] == "yes" and "Goodbye" in out and code == 0, (voice, out, code)
