@@ -90,8 +90,7 @@ def speed(rounds: int) -> None:
 
 
 def memory(games: list[str], engine: str | None) -> None:
-    from bench.voice_accuracy import _peak_of_play, sayable_now, states
-    from companion.inputs.voice.sources import write_wav
+    from bench.voice_accuracy import _peak_of_play, memory_recording
 
     extra = ("--voice-engine", engine) if engine else ()
     print(f"peak memory (VmHWM) of `companion play GAME --voice-input FILE`{' ' + ' '.join(extra) if extra else ''}, "
@@ -99,11 +98,7 @@ def memory(games: list[str], engine: str | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         for game in games:
-            ui, match, seat = states(game, 1)[0]
-            listed = sayable_now(ui, match, seat, "en").phrases()
-            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
-            wav = home / f"{game}.wav"
-            write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
+            wav = memory_recording(game, home)
             peaks = {vad: _peak_of_play(game, wav, home, extra, pre=pre) / 1024 for vad, pre in RUNS.items()}
             print(f"  {game}: " + ", ".join(f"{vad} {mb:.1f} MB" for vad, mb in peaks.items())
                   + f"; numpy saves {peaks['onnxruntime'] - peaks['numpy']:.1f} MB", flush=True)

@@ -600,12 +600,24 @@ def grammar_memory(game: str) -> None:
           f"grammar against {b:.0f} MB in {tb:.1f} s with the JSGF compile (ratios {a / b:.2f}, {ta / tb:.2f})")
 
 
+def memory_recording(game: str, home: Path) -> Path:
+    """The recording the memory figures hear (`memory`, `whisper_memory`, bench/silero_numpy.py):
+    « status », « help » and two listed moves of the game's first state, a second apart."""
+    from companion.inputs.voice.sources import write_wav
+
+    ui, match, seat = states(game, 1)[0]
+    listed = sayable_now(ui, match, seat, "en").phrases()
+    said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
+    wav = home / f"{game}.wav"
+    write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
+    return wav
+
+
 def memory(games: list[str]) -> None:
     """The peak resident memory of the real `companion play` with the recogniser, the whole
     grammar of what is sayable (not a shortened list) and a recording of four commands."""
     import tempfile
 
-    from companion.inputs.voice.sources import write_wav
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -613,14 +625,7 @@ def memory(games: list[str]) -> None:
         print(f"\npeak memory (VmHWM) of `companion play` against bots, whole grammar, four commands heard "
               f"from a recording (without voice: {base / 1024:.0f} MB):")
         for game in games:
-            ui, match, seat = states(game, 1)[0]
-            listed = sayable_now(ui, match, seat, "en").phrases()
-            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
-            parts = []
-            for text in said:
-                parts += [synth.utterance(text), np.zeros(16000, np.int16)]
-            wav = home / f"{game}.wav"
-            write_wav(wav, np.concatenate(parts))
+            wav = memory_recording(game, home)
             peak = _peak_of_play(game, wav, home)
             webrtc = _peak_of_play(game, wav, home, pre=WITHOUT_SILERO)  # the VAD model's share
             print(f"  {game}: {peak / 1024:.0f} MB (target < 150 MB: {'met' if peak < 150 * 1024 else 'NOT met'}); "
@@ -938,17 +943,12 @@ def whisper_memory(model: str | None, games: tuple[str, ...] = ("goodfortune", "
     `model`), and how long the process took to hear them."""
     import tempfile
 
-    from companion.inputs.voice.sources import write_wav
 
     print("\npeak memory of `companion play` against bots, four commands heard from a recording, per engine:")
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         for game in games:
-            ui, match, seat = states(game, 1)[0]
-            listed = sayable_now(ui, match, seat, "en").phrases()
-            said = ["status", "help", *[m.phrase for m in listed if m.command and m.command.startswith("action")][:2]]
-            wav = home / f"{game}.wav"
-            write_wav(wav, np.concatenate([x for t in said for x in (synth.utterance(t), np.zeros(16000, np.int16))]))
+            wav = memory_recording(game, home)
             peaks = {}
             for engine in ENGINES_MEASURED:
                 extra = ("--voice-engine", engine, *(("--whisper-model", model) if model else ()))
