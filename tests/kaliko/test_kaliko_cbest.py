@@ -197,3 +197,45 @@ def test_a_build_from_the_source_loads_and_searches(tmp_path, monkeypatch):
     board, hand = _positions()[0]
     ref = finder.pure().best_play(board, hand, max_tiles=2)
     assert cbest.search(board, hand, max_tiles=2)[:2] == (ref.score, ref.placements)
+
+
+def test_under_double_main_only_ties_are_broken_as_the_pure_finder_does():
+    # finder.best_play lists every play under double_main_only and answers the first of them
+    # by (-score, len, placements): not the walk's first best; the C search must answer that
+    # very play, or a player hears another hint with the compiler than without.
+    c = _c()
+    rng = random.Random(2602)
+    boards = _boards()
+    ties = 0
+    for _ in range(40):
+        board = rng.choice(boards)
+        size = rng.randint(2, 5)
+        hand = _hand(rng, board, size)
+        cnto = rng.random() < 0.3
+        got = c.search(board, hand, cnto, True, 2)
+        listing = finder.pure().Finder(board, hand, cnto, True, 2).run()  # = pure best_play here
+        assert got is not None and got[0] == (listing[0].score if listing else -1)
+        if listing:
+            ties += sum(f.score == listing[0].score for f in listing) > 1
+            assert got[1] == listing[0].placements, (board, hand, cnto)
+    assert ties > 5  # the positions do hold ties: the order of ties is what is compared
+
+
+def test_more_than_seven_tiles_at_once_is_left_to_the_walk():
+    # RULES K-6 plays at most 7 tiles; a larger max_tiles with a larger hand is beyond the C
+    # tables (MAXNEW): never a silently capped answer claimed complete
+    c = _c()
+    board = _boards()[0]
+    hand = _hand(random.Random(8), board, 9)
+    assert c.search(board, hand, max_tiles=8) is None
+    assert c.search(board, hand, max_tiles=7) is not None and c.search(board, hand[:8], max_tiles=9) is None
+
+
+def test_a_board_with_no_such_oriented_tile_is_left_to_the_walk():
+    c = _c()
+    board = dict(_boards()[0])
+    cell = next(iter(board))
+    board[cell] = 10**6  # would be read far past the C tables
+    assert c.search(board, [1, 2, 3], max_tiles=2) is None
+    board[cell] = -1
+    assert c.search(board, [1, 2, 3], max_tiles=2) is None

@@ -15,7 +15,10 @@
  * only and, as in the finder, disables the bound; double_main_only scores every play in full
  * (the main path, the only one doubled, chosen best for the player, as scoring.score_paths
  * does) and disables the bound too; the free-cell skip stays sound there (the last tile
- * adds one segment to the main path, which alone then carries every new tile).
+ * adds one segment to the main path, which alone then carries every new tile: at most
+ * here + 1), skipping only plays that score less than the best, since under that variant
+ * finder.best_play answers the first best play in its sorted list, not the walk's first
+ * (ties broken as it does: before_best).
  *
  * Pure: no I/O, no clock, no allocation kept between calls; a call's state is its own, so
  * two threads may search at once. Any table overflow returns KC_ERROR (cbest.py then runs
@@ -308,13 +311,37 @@ static int quick_score(S *s) {
     return total;
 }
 
+/* the play's (cell, ot) pairs sorted by cell into c[], o[] (grid order = packed cell order) */
+static void sorted_play(int n, const int *cells, const int *ots, int *c, int *o) {
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && c[j - 1] > cells[i]) { c[j] = c[j - 1]; o[j] = o[j - 1]; j--; }
+        c[j] = cells[i]; o[j] = ots[i];
+    }
+}
+
+/* double_main_only: finder.best_play lists every play there (Finder.best_only is off) and
+ * returns the first of them sorted by (-score, len(placements), placements); a tie is
+ * broken the same way here, so both answer the very same play */
+static int before_best(const S *s) {
+    if (s->nnew != s->bestn) return s->nnew < s->bestn;
+    int c1[MAXNEW], o1[MAXNEW], c2[MAXNEW], o2[MAXNEW];
+    sorted_play(s->nnew, s->newcell, s->newot, c1, o1);
+    sorted_play(s->bestn, s->bestcell, s->bestot, c2, o2);
+    for (int i = 0; i < s->nnew; i++) {
+        if (c1[i] != c2[i]) return c1[i] < c2[i];
+        if (o1[i] != o2[i]) return o1[i] < o2[i];
+    }
+    return 0;
+}
+
 /* Finder._candidate: the play's score when the walked path is a scoring main path, else -1 */
 static int candidate(S *s, const Path *p) {
     if (!(p->npids >= 2 || (p->closed && p->npids >= 1))) return -1;
     for (int i = 0; i < s->nnew; i++)
         if (!p->masks[i]) return -1; /* RULES K-11: the main path carries every new tile */
     int score = quick_score(s);
-    if (score > s->best) {
+    if (score > s->best || (s->dmo && score == s->best && before_best(s))) {
         s->best = score;
         s->bestn = s->nnew;
         memcpy(s->bestcell, s->newcell, sizeof s->bestcell);
@@ -603,7 +630,8 @@ static int walk(S *s, int x, int e, int phase) {
         last_free = 1;
         for (int f = 0; f < 6; f++)
             if (f != g && s->cell[z + s->step[f]] >= 0) { last_free = 0; break; }
-        if (last_free && here + 1 <= s->best) return here;
+        /* double_main_only: a tie may come first in finder.best_play's order (before_best) */
+        if (last_free && (s->dmo ? here + 1 < s->best : here + 1 <= s->best)) return here;
     }
     for (int i = fits_of(s, z); s->fitpool[i] >= 0 && !s->halt; i++) {
         int ot = s->fitpool[i];
@@ -611,7 +639,7 @@ static int walk(S *s, int x, int e, int phase) {
         place(s, z, ot);
         walk(s, x, e, phase);
         unplace(s, z);
-        if (last_free) break;
+        if (last_free && !s->dmo) break; /* the others tie: only dmo orders ties (before_best) */
     }
     return here;
 }

@@ -140,8 +140,10 @@ def search(
     if lib is None or not board:
         return None
     hand = list(dict.fromkeys(hand))
-    if len(hand) > 16 or max_tiles < 0:
-        return None
+    if len(hand) > 16 or max_tiles < 0 or min(max_tiles, len(hand)) > 7:
+        return None  # beyond the C tables (RULES K-6 plays at most 7 tiles): the walk answers
+    if any(not 0 <= ot < len(PARTNER) for ot in board.values()):
+        return None  # no oriented tile: the walk says what is wrong, the C never reads past its tables
     qrs = [cell_qr(c) for c in board]
     qmin, qmax = min(q for q, _ in qrs), max(q for q, _ in qrs)
     rmin, rmax = min(r for _, r in qrs), max(r for _, r in qrs)
@@ -157,7 +159,7 @@ def search(
     out = (ctypes.c_int32 * 16)()
     n_out, nodes, complete = ctypes.c_int32(0), ctypes.c_int64(0), ctypes.c_int32(0)
     asked = _STOP() if stop is None else _STOP(lambda: int(bool(stop())))  # NULL, or kept alive during the call
-    score = lib.kc_best(height, size, len(board), cells, ots, len(hand), hand_arr, tau, max(0, min(max_tiles, 7)),
+    score = lib.kc_best(height, size, len(board), cells, ots, len(hand), hand_arr, tau, min(max_tiles, 7),
                         int(crossings_new_tiles_only), int(double_main_only), asked, out, ctypes.byref(n_out),
                         ctypes.byref(nodes), ctypes.byref(complete))
     if score < -1:
