@@ -239,3 +239,12 @@ def test_a_board_with_no_such_oriented_tile_is_left_to_the_walk():
     assert c.search(board, [1, 2, 3], max_tiles=2) is None
     board[cell] = -1
     assert c.search(board, [1, 2, 3], max_tiles=2) is None
+
+
+def test_a_build_that_cannot_write_says_so_in_one_sentence(tmp_path, monkeypatch):
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        pytest.skip("no C compiler")
+    _copy_source(tmp_path, monkeypatch)
+    (tmp_path / "file").write_text("not a directory", encoding="utf-8")
+    why = cbest.build(tmp_path / "file" / "_native")  # mkdir fails: never a traceback
+    assert why is not None and "not built" in why and "Python" in why

@@ -247,12 +247,21 @@ def build(out: Path | None = None) -> str | None:
     target = out / (name + _suffix())
     if target.exists():
         return None
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    command = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()  # "ccache gcc" too
+    cc = command[0] if command else "cc"
     if shutil.which(cc) is None:
         return f"no C compiler ({cc}): Kaliko's best play is searched in Python"
+    try:
+        return _compile(command, name, target, out)
+    except OSError as err:  # a read-only install, a compiler that does not run: one sentence
+        return f"cbest.c was not built ({type(err).__name__}: {err}): Kaliko's best play is searched in Python"
+
+
+def _compile(command: list[str], name: str, target: Path, out: Path) -> str | None:
+    cc = command[0]
     with tempfile.TemporaryDirectory() as tmp:
         built = Path(tmp) / (name + _suffix())
-        done = subprocess.run([cc, *FLAGS, "-o", str(built), str(HERE / SOURCE)], capture_output=True, text=True)
+        done = subprocess.run([*command, *FLAGS, "-o", str(built), str(HERE / SOURCE)], capture_output=True, text=True)
         if done.returncode != 0 or not built.exists():
             last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
             return f"{cc} could not build cbest.c ({last[0][:200]}): Kaliko's best play is searched in Python"
