@@ -248,3 +248,16 @@ def test_a_build_that_cannot_write_says_so_in_one_sentence(tmp_path, monkeypatch
     (tmp_path / "file").write_text("not a directory", encoding="utf-8")
     why = cbest.build(tmp_path / "file" / "_native")  # mkdir fails: never a traceback
     assert why is not None and "not built" in why and "Python" in why
+
+
+def test_a_clock_that_raises_raises_out_of_the_c_search(capfd):
+    # as out of the walk: never a traceback printed by ctypes and a search without deadline
+    c = _c()
+    board, hand = _positions()[1]
+
+    def broken():
+        raise RuntimeError("the clock broke")
+
+    with pytest.raises(RuntimeError, match="the clock broke"):
+        c.search(board, hand, stop=broken)
+    assert "Exception ignored" not in capfd.readouterr().err

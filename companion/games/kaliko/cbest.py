@@ -158,10 +158,23 @@ def search(
     tau = (ctypes.c_int32 * max(4 * len(hand), 1))(*[t for n in hand for t in _tau(n)])
     out = (ctypes.c_int32 * 16)()
     n_out, nodes, complete = ctypes.c_int32(0), ctypes.c_int64(0), ctypes.c_int32(0)
-    asked = _STOP() if stop is None else _STOP(lambda: int(bool(stop())))  # NULL, or kept alive during the call
+    raised: list[BaseException] = []
+
+    def ask() -> int:
+        # an exception cannot cross the C frames (ctypes would print it and go on without a
+        # deadline): stop the search, and raise it here after the call, as the walk would
+        try:
+            return int(bool(stop is not None and stop()))
+        except BaseException as err:  # noqa: BLE001 - re-raised below
+            raised.append(err)
+            return 1
+
+    asked = _STOP() if stop is None else _STOP(ask)  # NULL, or kept alive during the call
     score = lib.kc_best(height, size, len(board), cells, ots, len(hand), hand_arr, tau, min(max_tiles, 7),
                         int(crossings_new_tiles_only), int(double_main_only), asked, out, ctypes.byref(n_out),
                         ctypes.byref(nodes), ctypes.byref(complete))
+    if raised:
+        raise raised[0]
     if score < -1:
         return None
     placed = []
