@@ -30,8 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .paths import crossings_on
-from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, cell_id, cell_qr
+from .paths import tile_tau
+from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, cell_id, cell_qr
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "_native"
@@ -113,17 +113,6 @@ def load() -> Any:
         return lib
 
 
-def _tau(n: int) -> tuple[int, int, int, int]:
-    """finder.Finder._tau: per colour, a tile's segments of it + 3 x their crossing pairs."""
-    ot = ROTATIONS[n][0]
-    col = COLOUR[ot]
-    tau = [0, 0, 0, 0]
-    for k in (1, 2, 3):
-        mask = sum(1 << e for e in range(6) if col[e] == k)
-        tau[k] = bin(mask).count("1") // 2 + 3 * crossings_on(ot, mask)
-    return (0, tau[1], tau[2], tau[3])
-
-
 def search(
     board: dict[int, int],
     hand: list[int],
@@ -155,7 +144,7 @@ def search(
         *[(q - qmin + MARGIN) * height + (r - rmin + MARGIN) for q, r in qrs])
     ots = (ctypes.c_int16 * len(board))(*board.values())
     hand_arr = (ctypes.c_int32 * max(len(hand), 1))(*hand)
-    tau = (ctypes.c_int32 * max(4 * len(hand), 1))(*[t for n in hand for t in _tau(n)])
+    tau = (ctypes.c_int32 * max(4 * len(hand), 1))(*[t for n in hand for t in tile_tau(n)])
     out = (ctypes.c_int32 * 16)()
     n_out, nodes, complete = ctypes.c_int32(0), ctypes.c_int64(0), ctypes.c_int32(0)
     raised: list[BaseException] = []

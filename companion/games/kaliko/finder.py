@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .paths import OldPaths, Piece, crossings_on
+from .paths import OldPaths, Piece, tile_tau
 from .scoring import Verdict, score_paths
 from .tiles import COLOUR, FITS, OT_NUMBER, PARTNER, ROTATIONS, STEP, cell_qr
 
@@ -167,18 +167,9 @@ class Finder:
         # their two ends face) when asked for, else None; the cells in the order placed
         self._layers: list[tuple[int, list[tuple[int, int, int]]] | None] = [(0, [])]
         self._placed: list[int] = []
-        # the bound's tile part: for each tile of the hand, per colour, its segments of that
-        # colour + 3 x their crossing pairs (the most a tile's own segments add to the
-        # paths of that colour, RULES K-15, K-16; rotation changes neither)
-        self._tau: dict[int, tuple[int, int, int, int]] = {}
-        for n in self.hand:
-            ot = ROTATIONS[n][0]
-            col = COLOUR[ot]
-            tau = [0, 0, 0, 0]
-            for k in (1, 2, 3):
-                mask = sum(1 << e for e in range(6) if col[e] == k)
-                tau[k] = bin(mask).count("1") // 2 + 3 * crossings_on(ot, mask)
-            self._tau[n] = (0, tau[1], tau[2], tau[3])
+        # the bound's tile part: for each tile of the hand, per colour, the most its own
+        # segments add to the paths of that colour (paths.tile_tau)
+        self._tau: dict[int, tuple[int, int, int, int]] = {n: tile_tau(n) for n in self.hand}
 
     def _distances(self, colour: int) -> None:
         """Hex distance from nearby cells to the nearest old open end of `colour` that comes

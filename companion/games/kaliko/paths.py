@@ -12,7 +12,7 @@ path's length and crossings, and the crossings between two old paths on a shared
 from __future__ import annotations
 
 from .scoring import self_crossings, trace
-from .tiles import PARTNER, STEP, crosses
+from .tiles import COLOUR, PARTNER, ROTATIONS, STEP, crosses
 
 # A piece of a path is (first cell, edge facing backward, last cell, edge facing forward, old
 # path id): a new segment is (cell, a, cell, b, -1), a whole old path its id (>= 0).
@@ -30,6 +30,19 @@ def crossings_on(ot: int, mask: int) -> int:
         got = sum(crosses(*segs[i], *segs[j]) for i in range(len(segs)) for j in range(i + 1, len(segs)))
         _CROSS[ot, mask] = got
     return got
+
+
+def tile_tau(n: int) -> tuple[int, int, int, int]:
+    """The most tile number `n`'s own segments add to the paths of each colour (code 1-3;
+    index 0 unused): its segments of that colour + 3 x their crossing pairs (RULES K-15, K-16;
+    rotation changes neither). The bound's tile part (`Finder._bounded`, and cbest.c's)."""
+    ot = ROTATIONS[n][0]
+    col = COLOUR[ot]
+    tau = [0, 0, 0, 0]
+    for k in (1, 2, 3):
+        mask = sum(1 << e for e in range(6) if col[e] == k)
+        tau[k] = bin(mask).count("1") // 2 + 3 * crossings_on(ot, mask)
+    return (0, tau[1], tau[2], tau[3])
 
 
 class OldPaths:
