@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.core import Bot, Event, IllegalAction, Match, Undone, fold
 from companion.games.base import (
+    FALL_THROUGH,
     Act,
     Answer,
     Ask,
@@ -685,7 +686,12 @@ class SessionCore:
 
         lang = self._lang(seat)
         line = line[:NEAREST_CHARS]  # a pasted page is near nothing; compared whole it held the table for seconds
-        return nearest_phrases(line, self.ui.phrases(self.match, seat, lang=lang).concrete, lang, n)
+        phrases = self.ui.phrases(self.match, seat, lang=lang).concrete
+        # the shared « oui » / « non » are no use here: a line not understood drops the question
+        # it followed (`_line`), so they would answer nothing (a game's own « oui », a KIKOI
+        # answer, has its own command and stays)
+        phrases = [(p, c) for p, c in phrases if c not in FALL_THROUGH]
+        return nearest_phrases(line, phrases, lang, n)
 
     def _suggest(self, phrases: list[str], seat: int) -> None:
         """« Essaie : … ». What `seat` may say now can tell what they hold (a KIKOI request

@@ -70,6 +70,17 @@ def test_a_typed_line_not_understood_gets_the_three_nearest_commands():
     assert len(said) == 2  # not the whole help
 
 
+def test_yes_and_no_are_never_suggested_they_would_answer_nothing():
+    c = core()
+    for first in ([], ["sure 2"]):  # no question, or « take 2? » waiting (the miss drops it)
+        for line in first:
+            c.handle(Line(line))
+        said = says(c.handle(Line("yeah")))  # « yeah » is nearest « yes »
+        suggested = said[1][1].removeprefix("You can say, for example: ").rstrip(".").split(", ")
+        assert suggested and not {"yes", "no"} & set(suggested)
+        assert not c.pending
+
+
 def test_by_voice_a_first_miss_is_an_earcon_a_second_says_the_nearest():
     c = core()
     first = c.handle(Line("repeet", source="voice", confidence=0.3, heard="repeet", nearest="repeat"))
