@@ -35,7 +35,7 @@ every result with its features, `--fit-from FILE` refits from such a file withou
 
 Run: nice .venv/bin/python bench/voice_accuracy.py [--n 300] [--calibrate] [--compare 10] [--lang en,fr]
      [--limit N] [--games ...] [--rows FILE] [--fit-from FILE] [--conditions clean,babble10]
-     [--no-held-out] [--no-real] [--no-latency] [--no-memory] [--filler 0.05|none] [--rival-margin M]
+     [--no-held-out] [--no-real] [--no-latency] [--no-memory] [--filler 0.05|none] [--rival-margin M] [--sampled-legal-margin M]
 """
 
 from __future__ import annotations
@@ -209,7 +209,12 @@ def run_game(rec: SphinxRecognizer, game_name: str, lang: str, n: int, rnd: rand
                 row = {"game": game_name, "lang": lang, "state": k, "text": r.text, "said": m.phrase, "cmd": m.command, "line": r.line,
                        "got_cmd": r.command, "conf": r.confidence, "feat": r.features, "snr": snr, "cond": cond,
                        "shared": m.command in SHARED_CMDS, "ms": (time.perf_counter() - t) * 1000,
-                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate}
+                       "finish_ms": finish_ms, "voice": voice, "family": synth.family(voice), "rate": rate,
+                       "rival": rec.last_rival, "sampled": phrases.sampled,
+                       "rival_total": getattr(rec, "last_rival_total", None),
+                       "legal_rival": getattr(rec, "last_legal_rival", None),
+                       "rival_edits": getattr(rec, "last_rival_edits", None),
+                       "rival_words": " ".join(rec.last_rival_words or ()) or None}
                 if base is not None and sum(1 for x in rows if x["game"] == game_name and "base_line" in x
                                             and x["lang"] == lang) < n_base:
                     b, row["base_ms"] = decode(base, pcm)
@@ -353,7 +358,8 @@ def pct(a: int, b: int) -> str:
 
 
 def changes_state(cmd: str | None) -> bool:
-    return bool(cmd) and (cmd.startswith("action:") or cmd in ("undo", "yes", "ask", "autoplay"))
+    # "action": a move said through a template (2kissa10's unlisted ones), read by the game
+    return bool(cmd) and (cmd.startswith("action:") or cmd in ("action", "undo", "yes", "ask", "autoplay"))
 
 
 def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
@@ -421,6 +427,39 @@ def report(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
             if before:
                 line += f" against {statistics.median(before):.2f} s for the JSGF (ratio {statistics.median(now) / statistics.median(before):.2f})"
             print(line)
+
+
+def margin_table(rows: list[dict[str, Any]], lang: str, threshold: float) -> None:
+    """For the moves of a sampled list (2kissa10): at several `recognizer.SAMPLED_LEGAL_MARGIN`
+    (those at least the one in use when the rows were decoded: under it, every move was read
+    back already; `--sampled-legal-margin -inf` gives them all), the moves heard as another
+    line and carried out without read-back, and the right moves read back, fitted voices and
+    held-out ones apart, per condition."""
+    from companion.inputs.voice import recognizer
+
+    said = [r for r in rows if r["lang"] == lang and r.get("sampled") and not r.get("oog") and changes_state(r["cmd"])]
+    if not said:
+        return
+    used = recognizer.SAMPLED_LEGAL_MARGIN
+    conds = [c for c in CONDITIONS if any(r["cond"] == c for r in said)]
+    groups = [(f"{g} {c}", lambda r, sel=sel, c=c: sel(r) and r["cond"] == c)
+              for g, sel in (("fitted", is_fit), ("held out", lambda r: not is_fit(r))) for c in conds]
+    print(f"\n{lang}: moves of a sampled list (2kissa10) against their margin over the nearest legal move one slot "
+          f"away (in use: {used}); wrong played · right read back")
+    print(f"{'margin':>8s}" + "".join(f"{g:>30s}" for g, _s in groups))
+    for m in sorted({used, *(x for x in (2.0, 3.0, 4.0, 4.5, 5.0, 5.5, 6.0, 8.0) if x >= used)}):
+        cells = []
+        for _g, sel in groups:
+            xs = [r for r in said if sel(r)]
+            back = [r["conf"] < threshold or (r.get("legal_rival") is not None and r["legal_rival"] < m) for r in xs]
+            wrong = sum(1 for r, b in zip(xs, back, strict=True) if not b and r["line"] is not None
+                        and r["line"] != r["said"] and changes_state(r["got_cmd"]))
+            right = [b for r, b in zip(xs, back, strict=True) if r["line"] == r["said"]]
+            cells.append(f"{wrong}/{len(xs)} · {sum(right)}/{len(right)}")
+        print(f"{'none' if m == -math.inf else m:>8}" + "".join(f"{c:>30s}" for c in cells))
+    wrong = sorted(round(r["legal_rival"], 2) for r in said if r["line"] is not None and r["line"] != r["said"]
+                   and r.get("legal_rival") is not None and r["conf"] >= threshold and is_fit(r))
+    print(f"margins of the wrong moves of the fitted voices over a legal rival, confidence above the threshold: {wrong}")
 
 
 def threshold_table(rows: list[dict[str, Any]]) -> None:
@@ -1011,6 +1050,8 @@ def main() -> None:
                          "grammar, as in play; the figures before 2026-12-01 used 150)")
     ap.add_argument("--filler", default=None,
                     help="the shared filler's weight in the recogniser's grammar (fsg.FILLER), or none: not heard")
+    ap.add_argument("--sampled-legal-margin", type=float, default=None,
+                    help="recognizer.SAMPLED_LEGAL_MARGIN (a 2kissa10 move this close to another legal move is read back)")
     ap.add_argument("--rival-margin", type=float, default=None,
                     help="recognizer.RIVAL_MARGIN (a listed move this close to a line not legal now is read back)")
     args = ap.parse_args()
@@ -1022,7 +1063,10 @@ def main() -> None:
         fsg.FILLER = None if args.filler == "none" else float(args.filler)
     if args.rival_margin is not None:
         recognizer.RIVAL_MARGIN = args.rival_margin
-    print(f"filler weight {fsg.FILLER}; rival margin {recognizer.RIVAL_MARGIN}")
+    if args.sampled_legal_margin is not None:
+        recognizer.SAMPLED_LEGAL_MARGIN = args.sampled_legal_margin
+    print(f"filler weight {fsg.FILLER}; rival margin {recognizer.RIVAL_MARGIN}; "
+          f"sampled moves' legal margin {recognizer.SAMPLED_LEGAL_MARGIN}")
     SUPPRESS["name"] = args.suppress
     print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()
@@ -1044,6 +1088,7 @@ def main() -> None:
             print("with the weights fitted now, on the same:")
             threshold_table(refit)
             report(rows, lang, args.threshold)
+            margin_table(rows, lang, args.threshold)
             if any("r_best" in r for r in mine):
                 rescore_report(rows, lang, args.threshold)
             if any("w_line" in r for r in mine):
@@ -1089,6 +1134,7 @@ def main() -> None:
             threshold_table(refit)
     for lang in args.lang.split(","):
         report(rows, lang, args.threshold)
+        margin_table(rows, lang, args.threshold)
         session_report(rows, lang)
         if args.whisper:
             whisper_report(rows, lang, args.threshold)

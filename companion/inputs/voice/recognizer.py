@@ -112,6 +112,14 @@ CORRECTED_CONFIDENCE = 0.5
 # to 0.8; the worst wrong legal move stood at 6.4, and the same sound was played at 6.3 by
 # `companion play`; at 7.5 none of 7 is played, 42 of 108 right requests are read back)
 RIVAL_MARGIN = 7.5
+# a move of a sampled list (2kissa10) heard less than this far above the nearest line one slot
+# away that is a legal move too is read back: the templates weigh every line alike, so the
+# likeliest misreading is another legal move the second pass keeps (« 4 at G3 » heard as « 4
+# at D3 », the other cells the same, at 0.975). Fitted on espeak-ng voices by
+# bench/voice_accuracy.py --games kissa (the worst wrong move played stood at 4.46); held-out
+# flite and Festival voices, clean: 5 of 80 moves played wrong at 0, none at 5, and 44 of 72
+# right ones read back against 2 (docs/voice.md)
+SAMPLED_LEGAL_MARGIN = 5.0
 # how many rivals, the nearest in phones, the second decode weighs
 RIVALS = 30
 # within this margin, the rival is taken instead of the heard move (then refused, as typed: it is
@@ -267,6 +275,12 @@ class SphinxRecognizer:
         self.last_rival_words: list[str] | None = None
         self.last_rival_edits: int | None = None
         self.last_rival_taken = False
+        #: the margin not per frame: the whole utterance's score over the rival's (ln)
+        self.last_rival_total: float | None = None
+        #: a sampled list's move: its margin over the nearest rival one slot away that is a
+        #: legal move too (None: no such rival), and the legal moves the second pass weighed
+        self.last_legal_rival: float | None = None
+        self._legal_near: set[tuple[str, ...]] = set()
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
         self._game: tuple[Any, ...] | None = None  # the game's grammar's state while an answer is heard
         self._answer_key: str | None = None
@@ -391,6 +405,7 @@ class SphinxRecognizer:
         self._lock.acquire()
         self.last_rival = None
         self.last_rival_words, self.last_rival_edits, self.last_rival_taken = None, None, False
+        self.last_rival_total, self.last_legal_rival, self._legal_near = None, None, set()
         self._n = 0
         self._heard: list[bytes] = []  # what the decoders were given, for a second pass
         self._buf: list[np.ndarray] = []
@@ -519,10 +534,13 @@ class SphinxRecognizer:
         # issue 24 §3: a move (or a line of the whole language) that stands close to another
         # command when legality weighs nothing is read back, whatever its confidence
         self.last_rival = self._rival_margin(words, match, phones) if not corrected else None
-        if self.last_rival is not None and self.last_rival < RIVAL_MARGIN:
+        sampled = self.phrases.sampled
+        if self.last_rival is not None and self.last_rival < RIVAL_MARGIN and not sampled:
+            corrected = True
+        if sampled and self.last_legal_rival is not None and self.last_legal_rival < SAMPLED_LEGAL_MARGIN:
             corrected = True
         if self.last_rival is not None and self.last_rival < RIVAL_TAKEN_MARGIN and self.last_rival_words \
-                and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS and self.lang in RIVAL_TAKEN_LANGS:
+                and not sampled and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS and self.lang in RIVAL_TAKEN_LANGS:
             # the sound is nearer a line not legal now than the move it was heard as: heard as
             # said, it is refused as typed (issue 24 §3: never another move than the one asked)
             rival = self.phrases.resolve(self.last_rival_words)
@@ -561,6 +579,7 @@ class SphinxRecognizer:
         for toks in nearest:
             if all(t in self._known for t in toks):  # the board's numbers are in the grammar's words
                 candidates.append(tuple(prefix) + toks)
+        self._legal_near = set(candidates)
         if not candidates:
             return None
         legal = " ".join(nearest[0]) == heard  # what was heard is a legal move
@@ -588,12 +607,15 @@ class SphinxRecognizer:
             bare = self.phrases.unfilled(said)[1]
             if said[:len(bare)] == bare:
                 said, tail = bare, said[len(bare):]
-        if said not in listed or self.phrases.sampled:
-            # a line no likelier than its rivals (a sample's moves are said through the
-            # templates alone, `fsg.automaton`): the confidence says enough
+        sampled = self.phrases.sampled
+        if said not in listed and not sampled:
             return None
-        # the rivals the legal weighting put below it: lines not listed (not legal now)
-        rivals = [r for r in self.phrases.rivals(said) if r not in listed and all(t in self._known for t in r)]
+        # the rivals the legal weighting put below it: lines not listed (not legal now). A
+        # sample's moves are said through the templates alone (`fsg.automaton`), but the second
+        # pass keeps a legal move only (`_among_legal`): every line one slot away is a rival,
+        # legal or not (« 8 at G8 », legal, was heard as « 8 at J8 », legal, at 0.978 and played)
+        rivals = [r for r in self.phrases.rivals(said) if (sampled or r not in listed)
+                  and all(t in self._known for t in r)]
         if not rivals:
             return None
         from rapidfuzz import fuzz, process
@@ -602,20 +624,31 @@ class SphinxRecognizer:
         sounds = [_phone_string(" ".join(r), self._prons) for r in rivals]
         near = [rivals[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
         read = self.phrases.read
-        if read is not None:  # a rival that reads as the same command is none (an alias)
-            own = read(match.phrase, match.speaker)
-            near = [r for r in near if (p := self.phrases.resolve(prefix + r)) is None
-                    or own is None or read(p.phrase, match.speaker) != own]
-        near = near[:RIVALS]
+        own = read(match.phrase, match.speaker) if read is not None else None
+
+        def another(r: tuple[str, ...]) -> bool:  # a rival that reads as the same command is none (an alias)
+            return read is None or own is None or (p := self.phrases.resolve(prefix + r)) is None \
+                or read(p.phrase, match.speaker) != own
+
+        near = [r for r in near if another(r)][:RIVALS]
+        # a sample's rivals that are legal moves too (among the second pass's): « G8 » heard
+        # as « J8 » plays another move, the likeliest misreading; they are weighed apart
+        legal = [prefix + r + tail for r in rivals if prefix + r in self._legal_near and another(r)] if sampled else []
         if not near:
             return None
         heard = self._score_among([prefix + said + tail])
         other = self._score_among([prefix + r + tail for r in near])
         if heard is None:
             return None
+        per_frame = 1e4 / max(1, heard[1])
+        if sampled:
+            theirs = other if other is not None and tuple(other[2]) in legal else \
+                (self._score_among(legal) if legal else None)
+            self.last_legal_rival = None if not legal else 1e9 if theirs is None else (heard[0] - theirs[0]) * per_frame
         if other is None:
             return 1e9
         self.last_rival_words = other[2]
+        self.last_rival_total = heard[0] - other[0]
         if phones:  # the free phones' edits to the heard line's phones, less those to the rival's
             from rapidfuzz.distance import Levenshtein
 
@@ -623,7 +656,7 @@ class SphinxRecognizer:
             theirs = _phone_string(" ".join(other[2]), self._prons)
             ours = _phone_string(" ".join(prefix + said + tail), self._prons)
             self.last_rival_edits = Levenshtein.distance(free, ours) - Levenshtein.distance(free, theirs)
-        return (heard[0] - other[0]) / max(1, heard[1]) * 1e4
+        return (heard[0] - other[0]) * per_frame
 
     def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int, list[str]] | None:
         """The same sound decoded again among these word sequences alone, each as likely as any
