@@ -633,6 +633,8 @@ class SphinxRecognizer:
         near = [r for r in near if another(r)][:RIVALS]
         # a sample's rivals that are legal moves too (among the second pass's): « G8 » heard
         # as « J8 » plays another move, the likeliest misreading; they are weighed apart
+        if sampled and not self._legal_near and self._legal is not None:  # a listed move: no second pass ran
+            self._legal_near = {prefix + toks for toks in self._legal.nearest(" ".join(said))}
         legal = [prefix + r + tail for r in rivals if prefix + r in self._legal_near and another(r)] if sampled else []
         if not near:
             return None
