@@ -623,11 +623,11 @@ class SphinxRecognizer:
         mine = _phone_string(" ".join(said), self._prons)
         sounds = [_phone_string(" ".join(r), self._prons) for r in rivals]
         near = [rivals[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
-        read = self.phrases.read
+        phrases, read = self.phrases, self.phrases.read
         own = read(match.phrase, match.speaker) if read is not None else None
 
         def another(r: tuple[str, ...]) -> bool:  # a rival that reads as the same command is none (an alias)
-            return read is None or own is None or (p := self.phrases.resolve(prefix + r)) is None \
+            return read is None or own is None or (p := phrases.resolve(prefix + r)) is None \
                 or read(p.phrase, match.speaker) != own
 
         near = [r for r in near if another(r)][:RIVALS]
@@ -644,9 +644,9 @@ class SphinxRecognizer:
             return None
         per_frame = 1e4 / max(1, heard[1])
         if sampled:
-            theirs = other if other is not None and tuple(other[2]) in legal else \
+            nearest = other if other is not None and tuple(other[2]) in legal else \
                 (self._score_among(legal) if legal else None)
-            self.last_legal_rival = None if not legal else 1e9 if theirs is None else (heard[0] - theirs[0]) * per_frame
+            self.last_legal_rival = None if not legal else 1e9 if nearest is None else (heard[0] - nearest[0]) * per_frame
         if other is None:
             return 1e9
         self.last_rival_words = other[2]
