@@ -18,7 +18,7 @@ from companion.inputs.voice.recognizer import (
 )
 from companion.inputs.voice.sayable import sayable_now
 from companion.session.core import CONFIDENCE_THRESHOLD
-from companion.session.transcript import load
+from companion.session.transcript import bot_game, load
 from tests.voice.needs import need_voice
 
 
@@ -132,24 +132,13 @@ def test_unlisted_legal_moves_are_heard_as_legal_moves():
 def _bench_states(n=2, seed=5):
     """The first 2kissa10 states of bench/voice_accuracy.py (`states`): a seeded bot game,
     one state every three moves."""
-    game, ui, bots = load(find("kissa"))
     names = ["Chloé", "Paul"]
-    match = Match(game, names, seed)
-    bot_cls = next(iter(bots.values()))
-    players = [bot_cls(game, i, Rng(seed).fork(i + 1)) for i in range(len(names))]
-    for p in players:
-        p.observe([e for e in match.setup_events if e.visible_to(p.seat)])
+    played, ui = bot_game(find("kissa"), seed, names=names)
     out = []
-    plies = 0
-    while len(out) < n:
-        if plies % 3 == 0:
-            snap = Match(game, names, seed)
-            snap.replay(match.actions_json())
-            out.append((snap, match.current))
-        events = match.play(match.current, players[match.current].choose(match.state))
-        for p in players:
-            p.observe([e for e in events if e.visible_to(p.seat)])
-        plies += 1
+    for k in range(n):
+        snap = Match(played.game, names, seed)
+        snap.replay(played.actions_json()[:3 * k])
+        out.append((snap, snap.current))
     return ui, out
 
 
