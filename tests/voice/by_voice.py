@@ -27,6 +27,8 @@ def play_recording(tmp: Path, game: str, wav: Path, seed: int, bots: int = 1,
         code = None
         try:
             code = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass  # not ended by itself: None, for the caller to say so
         finally:
             p.kill()
             p.wait()

@@ -4,9 +4,10 @@ noise, seeded, at 5 dB) is read back and the move stays until a sure « yes »; 
 below it (« end game » at 10 dB) asks, and the game goes on until « yes »; real talk at the
 table (Debian's pocketsphinx-testdata: people saying cards, « go forward ten meters »,
 numbers) changes nothing and is printed as heard. The 2kissa10 natural equation form (values
-only) is not heard by the recogniser on main yet (`companion voice recognize` gives nothing
-for « three plus four equals seven »): its typed path is tested here, through the same
-`companion play`."""
+only) is heard, and played where it lies in one place
+(`test_voice_whole_language.py`); the answers to its « which one? » question (« option 2 »,
+« whichever », a cell) are not in the recogniser's grammar yet, so its narrowing is tested
+typed here, through the same `companion play`."""
 
 from __future__ import annotations
 
@@ -115,7 +116,7 @@ def test_a_move_stays_until_a_sure_yes_to_undo_heard_with_doubt_and_talk_changes
 
 def test_the_natural_2kissa10_equation_form_typed_narrows_as_the_table_does(tmp_path):
     """« three plus four equals seven » (values only, issue 24 §7): hundreds of places on the
-    board, so the typed narrowing; the recogniser does not hear this form yet (see above)."""
+    board, so the typed narrowing (its answers are not heard by voice yet: see above)."""
     out, records, code = play(tmp_path, "kissa", typed="three plus four equals seven\nquit\nyes\n")
     assert "Traceback" not in out, out
     typed = [r for r in records if r.get("type") == "input"]
