@@ -437,7 +437,8 @@ def margin_table(rows: list[dict[str, Any]], lang: str, threshold: float) -> Non
     held-out ones apart, per condition."""
     from companion.inputs.voice import recognizer
 
-    said = [r for r in rows if r["lang"] == lang and r.get("sampled") and not r.get("oog") and changes_state(r["cmd"])]
+    said = [r for r in rows if r["lang"] == lang and (r.get("sampled") or recognizer.LEGAL_RIVAL_LISTED)
+            and not r.get("oog") and changes_state(r["cmd"])]
     if not said:
         return
     used = recognizer.SAMPLED_LEGAL_MARGIN
@@ -1052,6 +1053,8 @@ def main() -> None:
                     help="the shared filler's weight in the recogniser's grammar (fsg.FILLER), or none: not heard")
     ap.add_argument("--sampled-legal-margin", type=float, default=None,
                     help="recognizer.SAMPLED_LEGAL_MARGIN (a 2kissa10 move this close to another legal move is read back)")
+    ap.add_argument("--legal-rival-listed", action="store_true",
+                    help="recognizer.LEGAL_RIVAL_LISTED: a listed move is weighed against its listed rivals too")
     ap.add_argument("--rival-margin", type=float, default=None,
                     help="recognizer.RIVAL_MARGIN (a listed move this close to a line not legal now is read back)")
     args = ap.parse_args()
@@ -1065,6 +1068,7 @@ def main() -> None:
         recognizer.RIVAL_MARGIN = args.rival_margin
     if args.sampled_legal_margin is not None:
         recognizer.SAMPLED_LEGAL_MARGIN = args.sampled_legal_margin
+    recognizer.LEGAL_RIVAL_LISTED = recognizer.LEGAL_RIVAL_LISTED or args.legal_rival_listed
     print(f"filler weight {fsg.FILLER}; rival margin {recognizer.RIVAL_MARGIN}; "
           f"sampled moves' legal margin {recognizer.SAMPLED_LEGAL_MARGIN}")
     SUPPRESS["name"] = args.suppress

@@ -142,27 +142,29 @@ def _bench_states(n=2, seed=5):
     return ui, out
 
 
-@pytest.mark.parametrize("state, said", [
-    (0, "9 at E10 plus 28 at C8 down equals 37 at E4 down"),  # heard « … 37 at D4 down »
-    (1, "1 at I3 times 4 at B6 equals 4 at E9"),  # heard « … 4 at B9 »
+@pytest.mark.parametrize("state, said, voice, rate", [
+    (0, "9 at E10 plus 28 at C8 down equals 37 at E4 down", "flite:slt", 130),  # heard « … 37 at D4 down »
+    (1, "1 at I3 times 4 at B6 equals 4 at E9", "flite:slt", 130),  # heard « … 4 at B9 »
+    # every legal move listed here (no sample): heard « … 4 at B8 … », a listed move as likely
+    (3, "3 at D2 plus 4 at E9 equals 7 at H3", "en-us+m3", 190),
 ])
-def test_a_move_heard_close_to_another_legal_move_is_read_back(state, said, monkeypatch):
-    """Said by flite's slt (a voice nothing is fitted on), these legal moves are heard as
+def test_a_move_heard_close_to_another_legal_move_is_read_back(state, said, voice, rate, monkeypatch):
+    """Said so (flite's slt is a voice nothing is fitted on), these legal moves are heard as
     another legal move one cell away, at 0.96-0.99: before `SAMPLED_LEGAL_MARGIN` they were
     played (checked at -inf). The margin over that legal rival is under it: read back."""
     need_voice()
-    if not synth.available("flite:slt"):
+    if not synth.available(voice):
         if os.environ.get("CI") == "true":
-            pytest.fail("flite missing under CI (./run setup installs it)")
-        pytest.skip("needs flite")
-    ui, states = _bench_states()
+            pytest.fail(f"{voice} missing under CI (./run setup installs it)")
+        pytest.skip(f"needs {voice}")
+    ui, states = _bench_states(4)
     match, seat = states[state]
     ps = sayable_now(ui, match, seat, "en")
     legal = {p for p, c in ui.phrases(match, seat, "en", limit=10**6).concrete if c.startswith("action:")}
     assert said in legal
     rec = SphinxRecognizer("en")
     rec.set_phrases(ps)
-    pcm = synth.utterance(said, "flite:slt", 130)
+    pcm = synth.utterance(said, voice, rate)
     r = rec.recognize(pcm)
     assert r.line in legal
     if r.line != said:  # another legal move: never played without « oui »

@@ -314,6 +314,10 @@ def spoken_move(board: Any, move: Move) -> Move:
 #: the kinds of the grammar the recogniser hears whole (every value on the board, legal or not):
 #: the equations said by their values (issue 24 §7); the rest is heard as listed
 HEARD_KINDS = ("equation",)
+#: a heard move is weighed against the legal moves one slot away (another cell, the same
+#: numbers), listed or not: the templates weigh every cell alike, so « G3 » heard as « D3 » is
+#: the likeliest wrong move (`recognizer.SAMPLED_LEGAL_MARGIN`)
+LEGAL_RIVALS = True
 
 
 def heard_context(match: Match[Any, Any], seat: int) -> dict[str, Any]:

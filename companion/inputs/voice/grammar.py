@@ -93,6 +93,10 @@ class PhraseSet:
     #: the listed (legal) phrases stay beside it, likelier (`fsg.WHOLE_SHARE`)
     whole: list[tuple[str | tuple[str], ...]] = field(default_factory=list)
     whole_slots: dict[str, list[str]] = field(default_factory=dict)
+    #: a listed move is weighed against the legal moves one slot away, every line as likely as
+    #: another (the game's phrases module's `LEGAL_RIVALS`: 2kissa10, whose moves are said
+    #: through templates that weigh every cell alike; `SphinxRecognizer._rival_margin`)
+    legal_rivals: bool = False
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Phrase] = {}
@@ -151,7 +155,7 @@ class PhraseSet:
 
     def _copy(self, wake: str | None, speakers: list[str]) -> PhraseSet:
         return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, speakers, self.sampled,
-                         self.every_move, self.read, self.whole, self.whole_slots)
+                         self.every_move, self.read, self.whole, self.whole_slots, self.legal_rivals)
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)

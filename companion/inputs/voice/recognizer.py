@@ -121,6 +121,12 @@ RIVAL_MARGIN = 7.5
 # state changes played wrong without it, none at 6, and 75 of 95 right ones read back against
 # 15 (docs/voice.md)
 SAMPLED_LEGAL_MARGIN = 6.0
+# whether a listed move of every game, not only of those whose phrases say so
+# (`PhraseSet.legal_rivals`: 2kissa10, sampled or not), is weighed against its listed (legal)
+# rivals one slot away the same way. Off: in Kaliko the held-out voices' right plays read back
+# went from 1 to 13 of 19 for 1 wrong play of 20 caught (bench/voice_accuracy.py
+# --legal-rival-listed; docs/voice.md)
+LEGAL_RIVAL_LISTED = False
 # how many rivals, the nearest in phones, the second decode weighs
 RIVALS = 30
 # within this margin, the rival is taken instead of the heard move (then refused, as typed: it is
@@ -538,7 +544,7 @@ class SphinxRecognizer:
         sampled = self.phrases.sampled
         if self.last_rival is not None and self.last_rival < RIVAL_MARGIN and not sampled:
             corrected = True
-        if sampled and self.last_legal_rival is not None and self.last_legal_rival < SAMPLED_LEGAL_MARGIN:
+        if self.last_legal_rival is not None and self.last_legal_rival < SAMPLED_LEGAL_MARGIN:
             corrected = True
         if self.last_rival is not None and self.last_rival < RIVAL_TAKEN_MARGIN and self.last_rival_words \
                 and not sampled and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS and self.lang in RIVAL_TAKEN_LANGS:
@@ -615,15 +621,19 @@ class SphinxRecognizer:
         # sample's moves are said through the templates alone (`fsg.automaton`), but the second
         # pass keeps a legal move only (`_among_legal`): every line one slot away is a rival,
         # legal or not (« 8 at G8 », legal, was heard as « 8 at J8 », legal, at 0.978 and played)
-        rivals = [r for r in self.phrases.rivals(said) if (sampled or r not in listed)
-                  and all(t in self._known for t in r)]
-        if not rivals:
+        every = [r for r in self.phrases.rivals(said) if all(t in self._known for t in r)]
+        rivals = every if sampled else [r for r in every if r not in listed]
+        if sampled and not self._legal_near and self._legal is not None:  # a listed move: no second pass ran
+            self._legal_near = {prefix + toks for toks in self._legal.nearest(" ".join(said))}
+        # the rivals that are legal moves too: « G8 » heard as « J8 » plays another move, the
+        # likeliest misreading where every line weighs alike; weighed apart (`SAMPLED_LEGAL_MARGIN`)
+        legal_pool = [r for r in every if prefix + r in self._legal_near] if sampled else \
+            [r for r in every if r in listed] if LEGAL_RIVAL_LISTED or self.phrases.legal_rivals else []
+        if not rivals and not legal_pool:
             return None
         from rapidfuzz import fuzz, process
 
         mine = _phone_string(" ".join(said), self._prons)
-        sounds = [_phone_string(" ".join(r), self._prons) for r in rivals]
-        near = [rivals[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
         phrases, read = self.phrases, self.phrases.read
         own = read(match.phrase, match.speaker) if read is not None else None
 
@@ -631,23 +641,25 @@ class SphinxRecognizer:
             return read is None or own is None or (p := phrases.resolve(prefix + r)) is None \
                 or read(p.phrase, match.speaker) != own
 
-        near = [r for r in near if another(r)][:RIVALS]
-        # a sample's rivals that are legal moves too (among the second pass's): « G8 » heard
-        # as « J8 » plays another move, the likeliest misreading; they are weighed apart
-        if sampled and not self._legal_near and self._legal is not None:  # a listed move: no second pass ran
-            self._legal_near = {prefix + toks for toks in self._legal.nearest(" ".join(said))}
-        legal = [prefix + r + tail for r in rivals if prefix + r in self._legal_near and another(r)] if sampled else []
-        if not near:
+        def nearest(pool: list[tuple[str, ...]]) -> list[tuple[str, ...]]:  # the RIVALS nearest in phones
+            sounds = [_phone_string(" ".join(r), self._prons) for r in pool]
+            ranked = [pool[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
+            return [r for r in ranked if another(r)][:RIVALS]
+
+        near = nearest(rivals) if rivals else []
+        legal = [prefix + r + tail for r in nearest(legal_pool)] if legal_pool else []
+        if not near and not legal:
             return None
         heard = self._score_among([prefix + said + tail])
-        other = self._score_among([prefix + r + tail for r in near])
         if heard is None:
             return None
+        other = self._score_among([prefix + r + tail for r in near]) if near else None
         per_frame = 1e4 / max(1, heard[1])
-        if sampled:
-            nearest = other if other is not None and tuple(other[2]) in legal else \
-                (self._score_among(legal) if legal else None)
-            self.last_legal_rival = None if not legal else 1e9 if nearest is None else (heard[0] - nearest[0]) * per_frame
+        if legal:
+            closest = other if other is not None and tuple(other[2]) in legal else self._score_among(legal)
+            self.last_legal_rival = 1e9 if closest is None else (heard[0] - closest[0]) * per_frame
+        if not near:
+            return None
         if other is None:
             return 1e9
         self.last_rival_words = other[2]

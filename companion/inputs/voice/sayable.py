@@ -30,6 +30,7 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
         if ps.sampled:
             ps.every_move = every_move(ui, match, seat, lang)
         ps.read = reader(ui, match, seat)
+        ps.legal_rivals = bool(getattr(_phrases_module(ui), "LEGAL_RIVALS", False))
         return ps
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
@@ -43,15 +44,27 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
 WHOLE_GAMES = frozenset({"kikoi", "goodfortune", "kissa", "kaliko"})
 
 
+def _phrases_module(ui: Any) -> Any:
+    """The game package's `phrases` module (None for a game without one)."""
+    import importlib
+
+    name = type(ui).__module__.rpartition(".")[0] + ".phrases"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
 def whole_language(ui: Any, match: Any, seat: int, lang: str) -> tuple[list[Any], dict[str, list[str]]] | None:
     """The game's whole well-formed language in `lang` (every rule of its grammar, every value
     of each slot, legal now or not), or None for a game not heard so."""
-    import importlib
 
     grammar = ui.grammar() if callable(getattr(ui, "grammar", None)) else None
     if grammar is None or grammar.game not in WHOLE_GAMES:
         return None
-    module = importlib.import_module(type(ui).__module__.rpartition(".")[0] + ".phrases")
+    module = _phrases_module(ui)
     ctx = dict(ui.context(match, seat))
     if callable(getattr(module, "heard_context", None)):
         ctx.update(module.heard_context(match, seat))
