@@ -28,7 +28,7 @@ def play_recording(tmp: Path, game: str, wav: Path, seed: int, bots: int = 1,
         try:
             code = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            pass  # not ended by itself: None, for the caller to say so
+            code = None  # not ended by itself: None, for the caller to say so
         finally:
             p.kill()
             p.wait()
