@@ -47,7 +47,7 @@ from companion import paths
 
 from .fsg import Automaton, automaton
 from .grammar import PhraseSet
-from .legal import LegalMoves
+from .legal import NEAREST, LegalMoves
 from .memory import give_back, give_back_later
 from .pronounce import Lexicon
 from .sayable import shared_commands
@@ -121,6 +121,11 @@ RIVAL_MARGIN = 7.5
 # state changes played wrong without it, none at 6, and 75 of 95 right ones read back against
 # 15 (docs/voice.md)
 SAMPLED_LEGAL_MARGIN = 6.0
+# how many legal moves, the nearest in words to what was heard, the check looks its legal
+# rivals up among (the second pass decodes among the first `legal.NEAREST` of them): on a
+# crowded board more than 40 lie within two letters of a move, and « 4 at B6 », said, was not
+# among the 40 nearest « 4 at D3 », heard and played
+LEGAL_NEAR = 400
 # whether a listed move of every game, not only of those whose phrases say so
 # (`PhraseSet.legal_rivals`: 2kissa10, sampled or not), is weighed against its listed (legal)
 # rivals one slot away the same way. Off: in Kaliko the held-out voices' right plays read back
@@ -581,12 +586,12 @@ class SphinxRecognizer:
         assert self.phrases is not None and self._legal is not None
         n = self.phrases.prefix_length(words, match)
         prefix, heard = words[:n], " ".join(words[n:])
-        candidates = []
-        nearest = self._legal.nearest(heard)
-        for toks in nearest:
-            if all(t in self._known for t in toks):  # the board's numbers are in the grammar's words
-                candidates.append(tuple(prefix) + toks)
-        self._legal_near = set(candidates)
+        wide = self._legal.nearest(heard, k=LEGAL_NEAR)
+        # the board's numbers are in the grammar's words
+        known = [tuple(prefix) + toks for toks in wide if all(t in self._known for t in toks)]
+        self._legal_near = set(known)
+        nearest = wide[:NEAREST]
+        candidates = [tuple(prefix) + toks for toks in nearest if tuple(prefix) + toks in self._legal_near]
         if not candidates:
             return None
         legal = " ".join(nearest[0]) == heard  # what was heard is a legal move
@@ -624,7 +629,7 @@ class SphinxRecognizer:
         every = [r for r in self.phrases.rivals(said) if all(t in self._known for t in r)]
         rivals = every if sampled else [r for r in every if r not in listed]
         if sampled and not self._legal_near and self._legal is not None:  # a listed move: no second pass ran
-            self._legal_near = {prefix + toks for toks in self._legal.nearest(" ".join(said))}
+            self._legal_near = {prefix + toks for toks in self._legal.nearest(" ".join(said), k=LEGAL_NEAR)}
         # the rivals that are legal moves too: « G8 » heard as « J8 » plays another move, the
         # likeliest misreading where every line weighs alike; weighed apart (`SAMPLED_LEGAL_MARGIN`)
         legal_pool = [r for r in every if prefix + r in self._legal_near] if sampled else \
