@@ -50,6 +50,9 @@ class Act(Intent):
     """Play this action now (the session applies it through the match's guards)."""
 
     action: Any
+    #: the action in words, said back with what was heard when it must be confirmed (a voice
+    #: line heard with little confidence): « choix 2 » is read back as the move it picks
+    said: Msg | None = field(default=None, kw_only=True)
 
 
 @dataclass
@@ -81,6 +84,10 @@ class Ask(Intent):
 
     question: Utterance
     resolve: Callable[[str], Intent | None]
+    #: what may answer it, for the recogniser: a frozen value with `phrases(lang) -> list[str]`
+    #: (2kissa10's `phrases.Replies`), told to the voice listeners while the question waits
+    #: (issue 24 §7); None: the answers are heard through the game's grammar as it is
+    replies: Any = None
 
 
 @dataclass

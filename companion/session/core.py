@@ -298,13 +298,16 @@ class SessionCore:
         thinking = self.thinking is not None
         asking = tuple(range(len(self.seats))) if self.quit_asked else tuple(
             sorted(s for s, p in self.pending.items() if isinstance(p, (Confirm, ReadBack))))
+        replying = tuple(sorted(((s, p.replies) for s, p in self.pending.items()
+                                 if isinstance(p, Ask) and p.replies is not None), key=lambda sp: sp[0]))
         if key != self._hearable_key or self._hearable is None:
             self._hearable_key = key
             gen = self._hearable.generation + 1 if self._hearable is not None else 0
-            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen, thinking, asking)
-        elif self._hearable.asking != asking:
-            # a yes/no question asked or answered: the same replica, a new generation (issue 30)
-            self._hearable = replace(self._hearable, asking=asking, bot_thinking=thinking,
+            self._hearable = Hearable(replica(m), self.ui.probe(), m.current, self.lang, gen, thinking, asking,
+                                      replying)
+        elif self._hearable.asking != asking or self._hearable.replying != replying:
+            # a question asked or answered: the same replica, a new generation (issue 30, 24 §7)
+            self._hearable = replace(self._hearable, asking=asking, replying=replying, bot_thinking=thinking,
                                      generation=self._hearable.generation + 1)
         elif self._hearable.bot_thinking != thinking:
             # the same sayable (the same generation: no grammar built again), a bot's search begun or done
@@ -845,7 +848,8 @@ class SessionCore:
         elif isinstance(intent, Act):
             if confidence is not None and confidence < self.confidence_threshold:
                 # A voice line heard with little confidence is read back before it changes anything.
-                question = say("core.you_said", Priority.TEXT, "question", seat, text=Raw(line))
+                question = say("core.you_said", Priority.TEXT, "question", seat, text=Raw(line)) if intent.said is None \
+                    else say("core.you_said_meaning", Priority.TEXT, "question", seat, text=Raw(line), meaning=intent.said)
                 self._intent(seat, Confirm(intent.action, question, command=intent.command), line)
                 return
             self._act(seat, intent.action, self._command(intent))

@@ -223,6 +223,9 @@ class Hearable:
     #: the seats a yes/no question waits for (a read-back, the quit question: every seat): their
     #: listeners hear the answer's own grammar, whose confidence is calibrated apart (issue 30)
     asking: tuple[int, ...] = ()
+    #: the seats a game's question waits for (2kissa10's « which reading? ») and what may
+    #: answer it (`Ask.replies`): their listeners hear those replies beside the game's phrases
+    replying: tuple[tuple[int, Any], ...] = ()
 
 
 def replica(match: Any) -> Any:

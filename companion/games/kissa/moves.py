@@ -24,7 +24,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say
 from . import narration
 from .finder import PLUS, TIMES, value_of
 from .narration import direction, number_msg
-from .phrases import Spec, replies
+from .phrases import Spec, replies, replies_of
 from .rules import ENTRY, OVER, Kissa, Move, State
 
 PAGE = 8  # readings listed at once; « la suite » gives the rest
@@ -151,13 +151,23 @@ def narrow(legal: tuple[Move, ...], match: Match[Any, Any], seat: int, offset: i
         if reply is None:
             return None
         if reply.kind == "any":
-            return Act(best_op(legal[0], board))
+            return _said(Act(best_op(legal[0], board)), board)
         if reply.kind == "more":
             return narrow(legal, match, seat, offset + PAGE) if more else None
         picked = _pick(reply, legal, shown, roles)
-        return narrow(picked, match, seat) if picked else None
+        return _said(narrow(picked, match, seat), board) if picked else None
 
-    return Ask(question, resolve)
+    numbered = tuple(range(offset + 1, offset + len(shown) + 1))
+    return Ask(question, resolve, replies=replies_of(board, legal, roles, numbered, bool(more)))
+
+
+def _said(intent: Intent, board: Sequence[int]) -> Intent:
+    """An answer that plays a move carries the move in words: heard by voice with little
+    confidence, « option 2 » is read back as the move it picks, not as « option 2 » alone."""
+    if isinstance(intent, Act) and isinstance(intent.action, Move):
+        m = intent.action
+        intent.said = narration.equation_msg(m.op, [value_of(board, x) for x in (m.a, m.b, m.c)], (m.a, m.b, m.c))
+    return intent
 
 
 def _pick(reply: Reply, legal: Sequence[Move], shown: Sequence[Move], roles: Sequence[str]) -> tuple[Move, ...]:

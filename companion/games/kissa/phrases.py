@@ -27,7 +27,7 @@ from companion.language.grammar import Context, Grammar, Number, Player, grammar
 from companion.narration import catalog
 
 from .finder import COLUMNS, PLUS, SIZE, TIMES, value_of
-from .narration import equation_msg, number_msg
+from .narration import direction, equation_msg, number_msg
 from .notation import cell_name
 from .rules import ENTRY, OVER, Declare, EnterRow, Move, MoveList, PlaceToken, StartPlay
 
@@ -290,6 +290,58 @@ def replies() -> Grammar:
     """The grammar's rules for the answers to « which reading? » alone."""
     g = GRAMMAR()
     return Grammar(g.game, [r for r in g.rules if r.kind in REPLIES], g.readers, g.filler)
+
+
+@dataclass(frozen=True)
+class Replies:
+    """What may answer « which reading? » while it waits, for the recogniser (issue 24 §7: the
+    answers heard by voice, not only typed): a frozen value the waiting question holds, read
+    in the listener's thread. Each phrase is one the `replies()` grammar reads."""
+
+    #: the options read now, numbered over the whole list (« choix 9 » on the second page)
+    places: tuple[int, ...]
+    #: the numbers that tell the readings apart, (value, cells), in every reading (« 7 en E2 »)
+    numbers: tuple[tuple[int, tuple[int, ...]], ...]
+    #: « la suite » gives more
+    more: bool
+
+    def phrases(self, lang: str) -> list[str]:
+        """The replies in `lang`: the options (« choix 2 », « le deuxième », « le dernier »),
+        each number as the question says it, its cell alone or after « en », « peu importe »,
+        « la suite » when there is more, « laisse tomber »."""
+        own = tables.table("kissa", lang)
+        ordinals = tables.table("shared", lang).get("ordinal", {})
+        nth: dict[int, list[str]] = {}
+        for word, k in ordinals.get("words", {}).items():
+            nth.setdefault(int(k), []).append(word)
+        out: list[str] = []
+        for form in own.get("replies", []):
+            for k in self.places:
+                if "{nth}" in form:
+                    out += [form.replace("{nth}", w) for w in nth.get(k, ())]
+                else:
+                    out.append(form.replace("{k}", str(k)))
+        out += list(ordinals.get("last", ()))
+        at = own.get("words", {}).get("at", [])[:1]
+        cat = catalog(lang)
+        ways = {way: ps[0] for way, ps in spoken("kissa", "direction", lang).items() if ps}
+        for value, cells in self.numbers:
+            out.append(cat.text(number_msg(value, cells)))
+            out += [cell_name(cells[0]), *(f"{a} {cell_name(cells[0])}" for a in at)]
+            way = direction(cells)
+            if way in ways:
+                out.append(ways[way])
+        words_ = own.get("words", {})
+        for key in ("any", "drop", *(("more",) if self.more else ())):
+            out += list(words_.get(key, ()))
+        return list(dict.fromkeys(out))
+
+
+def replies_of(board: Sequence[int], legal: Sequence[Move], roles: Sequence[str], places: Sequence[int],
+               more: bool) -> Replies:
+    """The `Replies` of a question listing `legal` by the numbers of `roles` that differ."""
+    numbers = dict.fromkeys((value_of(board, getattr(m, r)), tuple(getattr(m, r))) for m in legal for r in roles)
+    return Replies(tuple(places), tuple(numbers), more)
 
 
 QUERIES = ("tokens", "board", "numbers", "digits", "hint", "best", "moves", "status")

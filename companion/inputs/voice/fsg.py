@@ -40,6 +40,11 @@ WHOLE_ODDS = 3.0
 #: the weight of the whole language in the JSGF text (`PhraseSet.jsgf`, for benchmarks)
 WHOLE_SHARE = 0.3
 
+#: the share of the answers to the game's question waiting (`PhraseSet.replies`: « choix 2 »,
+#: « 7 en E2 », « peu importe »), whatever the number of moves beside them: just asked, the
+#: player most likely answers; the rest keep their shares of what is left
+REPLY_SHARE = 0.5
+
 #: the shared filler (« euh », « s'il te plaît », "um", "please": the table's ``filler``) heard
 #: before a phrase (up to two: states of their own, `_lead_into`) and after it (one), each
 #: filler this likely; None: not heard (the decoder's own noise fillers take a hesitation).
@@ -267,6 +272,13 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
     alternatives = len(concrete) + len(templates)
     if not alternatives:
         raise ValueError("nothing sayable: no phrase and no template")
+    replies = [t for t in concrete if t in ps.reply_tokens]
+    if replies and len(replies) < alternatives:
+        concrete = [t for t in concrete if t not in ps.reply_tokens]
+        alternatives -= len(replies)
+        others = 1.0 - REPLY_SHARE
+    else:
+        replies, others = [], 1.0
     shared = [t for t in concrete if ps.by_tokens[t].command in shared_commands]
     if SHARED_SHARE is None or not shared or len(shared) == alternatives:
         shared_share = 0.0
@@ -277,12 +289,13 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
         rest = len(game) + len(templates)
         groups = [(shared, [], SHARED_SHARE), (game, [], (1 - SHARED_SHARE) * len(game) / rest),
                   ([], list(templates), (1 - SHARED_SHARE) * len(templates) / rest)]
+    groups = [(p, r, share * others) for p, r, share in groups] + ([(replies, [], REPLY_SHARE)] if replies else [])
     slots: dict[str, list[tuple[str, ...]]] = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
     if ps.whole:
         # issue 24 §3: what is said is heard as said, legal or not; a listed phrase (legal
         # now) `WHOLE_ODDS` times likelier than one line of the whole language
         game_alts = alternatives - (len(shared) if shared_share else 0)
-        base = (1 - shared_share) / max(1, game_alts)
+        base = (1 - shared_share) * others / max(1, game_alts)
         whole = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
         slots.update({f"whole:{n}": v for n, v in ps.whole_tokens.items()})
         fa.words(whole, body, end, base / WHOLE_ODDS, slots, flat=True)

@@ -34,6 +34,8 @@ _SLOT = re.compile(r"\{(\w+)\}")
 SPEAKER = "speaker"
 #: the command of a line of the whole language that is no listed phrase (read by the grammar)
 WHOLE = "said"
+#: the command of an answer to the game's question waiting (`PhraseSet.replies`)
+REPLY = "reply"
 
 
 def fold_token(word: str) -> str:
@@ -97,6 +99,10 @@ class PhraseSet:
     #: another (the game's phrases module's `LEGAL_RIVALS`: 2kissa10, whose moves are said
     #: through templates that weigh every cell alike; `SphinxRecognizer._rival_margin`)
     legal_rivals: bool = False
+    #: the answers to the game's question waiting for this seat (2kissa10's « which
+    #: reading? »: « choix 2 », « 7 en E2 », « peu importe »; `Ask.replies`), listed beside the
+    #: game's phrases, that share of what is said (`fsg.REPLY_SHARE`); their command "reply"
+    replies: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_tokens: dict[tuple[str, ...], Phrase] = {}
@@ -111,6 +117,13 @@ class PhraseSet:
             toks = self._learn(phrase)
             if toks and toks not in self.by_tokens:
                 self.by_tokens[toks] = Phrase(phrase, command)
+        #: the replies' tokens (a reply that is also a listed phrase keeps that one's command)
+        self.reply_tokens: set[tuple[str, ...]] = set()
+        for phrase in self.replies:
+            toks = self._learn(phrase)
+            if toks:
+                self.by_tokens.setdefault(toks, Phrase(phrase, REPLY))
+                self.reply_tokens.add(toks)
         self._templates: list[tuple[re.Pattern[str], dict[str, Any], list[str]]] = []
         self.slot_tokens: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for name, values in self.slots.items():
@@ -143,19 +156,20 @@ class PhraseSet:
     def build(cls, concrete: Iterable[Sequence[Any]] = (), grammar: Mapping[str, Any] | None = None,
               lang: str | None = None, wake: str | None = None, speakers: Sequence[str] = (),
               sampled: bool = False, whole: tuple[list[tuple[str | tuple[str], ...]], dict[str, list[str]]] | None = None,
-              ) -> PhraseSet:
-        """From concrete pairs and/or the grammar dict (either may be empty), and the whole
-        language (`Grammar.language`'s sequences and slot values)."""
+              replies: Iterable[str] = ()) -> PhraseSet:
+        """From concrete pairs and/or the grammar dict (either may be empty), the whole
+        language (`Grammar.language`'s sequences and slot values) and a question's replies."""
         g = dict(grammar or {})
         return cls(lang=lang or g.get("lang") or "en",
                    concrete=[(str(p[0]), (str(p[1]) if p[1] is not None else None)) for p in concrete],
                    rules=list(g.get("rules", [])), slots={k: list(v) for k, v in g.get("slots", {}).items()},
                    wake=wake, speakers=list(speakers), sampled=sampled,
-                   whole=list(whole[0]) if whole else [], whole_slots=dict(whole[1]) if whole else {})
+                   whole=list(whole[0]) if whole else [], whole_slots=dict(whole[1]) if whole else {},
+                   replies=[str(r) for r in replies])
 
     def _copy(self, wake: str | None, speakers: list[str]) -> PhraseSet:
         return PhraseSet(self.lang, self.concrete, self.rules, self.slots, wake, speakers, self.sampled,
-                         self.every_move, self.read, self.whole, self.whole_slots, self.legal_rivals)
+                         self.every_move, self.read, self.whole, self.whole_slots, self.legal_rivals, self.replies)
 
     def _learn(self, text: str) -> tuple[str, ...]:
         pairs = words_of(text)

@@ -19,14 +19,17 @@ from .grammar import PhraseSet, tokens_of
 from .legal import Packed
 
 
-def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None = None) -> PhraseSet:
+def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None = None,
+                replies: Any = None) -> PhraseSet:
     """The phrases `seat` may say now, in `lang`, ready for a recogniser. With `limit`, only
     the shared words and the first `limit` listed moves, without the slot grammar (a small
-    grammar: for tests and demos on slow machines)."""
+    grammar: for tests and demos on slow machines). `replies`: what may answer the game's
+    question waiting for `seat` (`Ask.replies`, told by the core: `Hearable.replying`)."""
     got = ui.phrases(match, seat, lang=lang)
     if limit is None:
         ps = PhraseSet.build(got.concrete, got.grammar, lang, sampled=getattr(got, "sampled", False),
-                             whole=whole_language(ui, match, seat, lang))
+                             whole=whole_language(ui, match, seat, lang),
+                             replies=replies.phrases(lang) if replies is not None else ())
         if ps.sampled:
             ps.every_move = every_move(ui, match, seat, lang)
         ps.read = reader(ui, match, seat)

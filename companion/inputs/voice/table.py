@@ -82,11 +82,13 @@ def told_phrases(told: Told, seat: int | None, lang: str, speakers: list[str], w
         if answers_apart(lang) and (who in asked if seat is not None else bool(asked)):
             # a yes/no question waits: the answer's own grammar (the game's is kept, issue 30)
             return answer_phrases(lang, wake, speakers if seat is None else ())
-        if last and last[0] is match and last[1] == who:
+        # the game's question waiting for this seat (2kissa10's « which reading? »): its replies
+        replies = dict(getattr(told_now, "replying", ())).get(who)
+        if last and last[0] is match and last[1] == who and last[3] == replies:
             return last[2]
-        ps = sayable_now(ui, match, who, lang).with_wake(wake)
+        ps = sayable_now(ui, match, who, lang, replies=replies).with_wake(wake)
         ps = ps.with_speakers(speakers) if seat is None else ps
-        last[:] = [match, who, ps]
+        last[:] = [match, who, ps, replies]
         return ps
     return now
 
