@@ -1070,7 +1070,8 @@ def main() -> None:
         recognizer.SAMPLED_LEGAL_MARGIN = args.sampled_legal_margin
     recognizer.LEGAL_RIVAL_LISTED = recognizer.LEGAL_RIVAL_LISTED or args.legal_rival_listed
     print(f"filler weight {fsg.FILLER}; rival margin {recognizer.RIVAL_MARGIN}; "
-          f"sampled moves' legal margin {recognizer.SAMPLED_LEGAL_MARGIN}")
+          f"sampled moves' legal margin {recognizer.SAMPLED_LEGAL_MARGIN}; one null transition to every word"
+          f" {fsg.ONE_NULL_HOP}; a sample's templates flat {fsg.SAMPLED_FLAT}; whole-language odds {fsg.WHOLE_ODDS}")
     SUPPRESS["name"] = args.suppress
     print(f"noise suppressor: {args.suppress}; the recogniser's spectral subtraction {'off' if args.no_subtract else 'on'}")
     t0 = time.time()

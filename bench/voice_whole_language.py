@@ -23,7 +23,8 @@ at several margins, how many of the first would be played and how many of the se
 back, on the fitted voices (espeak-ng) and apart on the held-out ones (`--held-out`: flite).
 
 Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr]
-     [--conditions clean,babble10] [--held-out] [--stream | --listener 0,0.3,1] [--dump F] | --sizes | --kissa | --filler [--lang fr] [--held-out]
+     [--conditions clean,babble10] [--held-out] [--stream | --listener 0,0.3,1] [--dump F] | --sizes
+     | --kissa [--lang fr] [--held-out] [--conditions clean,babble10] | --filler [--lang fr] [--held-out]
 """
 
 from __future__ import annotations
@@ -246,40 +247,88 @@ def sizes() -> None:
                       + (f" decode median {statistics.median(decode):.2f} s ({len(decode)})" if decode else ""))
 
 
-def kissa_values(seed: int = 5) -> None:
-    """2kissa10 equations said by their values (« 12 plus 12 equals 24 »), four lying in one
-    place, four in two, four in hundreds, by two voices: heard exactly, the median decode."""
-    import collections
+def kissa_values(lang: str = "en", held_out: bool = True, conditions: tuple[str, ...] = ("clean",),
+                 per_state: int = 8, seed: int = 5) -> None:
+    """2kissa10 equations said by their values (« 3 plus 4 equals 7 », issue 24 §7): legal
+    moves drawn at four states of a seeded game, said in the session language by fitted and
+    held-out voices in turn, fed 30 ms at a time as the listener feeds them; heard right when
+    the line heard reads as the same command (« égal » for « égale » is right). Before and with
+    `fsg.ONE_NULL_HOP` and `fsg.SAMPLED_FLAT` (both off, the baseline, then both as in use), on
+    the same utterances: heard right, of those read back (under the session's threshold), lines
+    of another command at or above it, and of those the ones played at once (a move not said)."""
+    import random
 
-    from companion.games.kissa.finder import PLUS, value_of
+    from companion.games.base import Act
+    from companion.games.kissa.finder import TIMES, value_of
     from companion.games.kissa.rules import Move
+    from companion.language import spoken
 
     game, ui, _bots = load(find("kissa"))
     match = Match(game, ["Chloé", "Bot"], seed)
-    while match.current != 0:
+    states: list[tuple[Match, int]] = []
+    plies = 0
+    while not match.over and len(states) < 4:
+        if plies % 3 == 0:
+            snap = Match(game, ["Chloé", "Bot"], seed)
+            snap.replay(match.actions_json())
+            states.append((snap, match.current))
         match.play(match.current, match.legal(match.current)[0])
-    board = match.state.board
-    count: collections.Counter[tuple[int, str, int, int]] = collections.Counter()
-    for m in match.legal(0):
-        if isinstance(m, Move):
-            count[(value_of(board, m.a), m.op, value_of(board, m.b), value_of(board, m.c))] += 1
-    by_n = collections.defaultdict(list)
-    for k, n in count.items():
-        by_n[min(n, 3)].append(k)
-    rec = SphinxRecognizer("en")
-    ps = sayable.sayable_now(ui, match, 0, "en")
-    rec.set_phrases(ps)
-    right, tried, decode = 0, 0, []
-    for n in (1, 2, 3):
-        for a, op, b, c in sorted(by_n[n], key=lambda k: (k[0] > 20 or k[2] > 20, k))[:4]:
-            text = f"{a} {'plus' if op == PLUS else 'times'} {b} equals {c}"
-            for voice in VOICES["en"]:
-                t = time.perf_counter()
-                r = rec.recognize(synth.utterance(text, voice, 160))
-                decode.append(time.perf_counter() - t)
-                tried += 1
-                right += r.line == text
-    print(f"2kissa10 values-only equations heard exactly {right}/{tried}; decode median {statistics.median(decode):.2f} s")
+        plies += 1
+    fitted = list(VOICES[lang])
+    held = ([v for v in synth.FLITE_VOICES[:2] + synth.FESTIVAL_VOICES[:1] if synth.available(v)] if lang == "en"
+            else list(synth.FR_HELD_OUT[1:3])) if held_out else []
+    templates = spoken("kissa", "templates", lang)
+    rnd = random.Random(seed)
+    plan = []
+    for k, (m, seat) in enumerate(states):
+        board = m.state.board
+        moves = [a for a in m.game.legal_actions(m.state, seat) if isinstance(a, Move)]
+        for i, mv in enumerate(rnd.sample(moves, min(per_state, len(moves)))):
+            values = [value_of(board, x) for x in (mv.a, mv.b, mv.c)]
+            text = templates["times" if mv.op == TIMES else "plus"].replace("{number}", "{}").format(*values)
+            pool = held if held and i % 2 else fitted
+            plan.append((k, text, pool is held and bool(held), rnd.choice(pool), rnd.choice((130, 160, 190, 220)), i))
+    saved = fsg.ONE_NULL_HOP, fsg.SAMPLED_FLAT
+    try:
+        for hop, flat in ((False, False), saved):
+            fsg.ONE_NULL_HOP, fsg.SAMPLED_FLAT = hop, flat
+            rec = SphinxRecognizer(lang)
+            tally: dict[tuple[str, bool], list[int]] = {}
+            confs: dict[tuple[str, bool], list[float]] = {}
+            for k, (m, seat) in enumerate(states):
+                rec.set_phrases(sayable.sayable_now(ui, m, seat, lang))
+                for _k, text, is_held, voice, rate, i in (p for p in plan if p[0] == k):
+                    want = ui.command(text, m, seat)
+                    for cond in conditions:
+                        kind, snr = CONDITIONS[cond]
+                        pcm = synth.utterance(text, voice, rate, snr, seed=i, noise=kind or "white")
+                        rec.begin()
+                        for j in range(0, len(pcm), 480):
+                            rec.feed(pcm[j:j + 480])
+                        r = rec.finish()
+                        right = r.line is not None and ui.command(r.line, m, seat) == want
+                        t = tally.setdefault((cond, is_held), [0, 0, 0, 0, 0])
+                        t[0] += right
+                        t[1] += 1
+                        t[2] += right and r.confidence < CONFIDENCE_THRESHOLD
+                        sure_wrong = not right and r.line is not None and r.confidence >= CONFIDENCE_THRESHOLD
+                        t[3] += sure_wrong
+                        if sure_wrong:  # played at once if it reads as one move now (a state change not said)
+                            played = isinstance(ui.read(r.line, m, seat)[0], Act)
+                            t[4] += played
+                            print(f"  {'PLAYED' if played else 'not played'}: «{text}» ({voice}, {cond}) heard"
+                                  f" «{r.line}» at {r.confidence:.2f}")
+                        if right:
+                            confs.setdefault((cond, is_held), []).append(r.confidence)
+            for (cond, is_held), (right, tried, back, wrong, played) in sorted(tally.items()):
+                med = statistics.median(confs[(cond, is_held)]) if confs.get((cond, is_held)) else float("nan")
+                print(f"2kissa10 values only, {lang}, ONE_NULL_HOP {hop}, SAMPLED_FLAT {flat}, {cond},"
+                      f" {'held out' if is_held else 'fitted'}"
+                      f" ({', '.join(held if is_held else fitted)}): heard right {right}/{tried}, read back {back}"
+                      f" (median confidence {med:.2f}); another line at >= {CONFIDENCE_THRESHOLD}: {wrong}/{tried},"
+                      f" of them played (a move not said): {played}")
+    finally:
+        fsg.ONE_NULL_HOP, fsg.SAMPLED_FLAT = saved
 
 
 FILLER_FORMS = {"en": ("{}", "um, {}", "{} please"), "fr": ("{}", "euh, {}", "{} s'il te plaît")}
@@ -344,7 +393,8 @@ def main() -> None:
     p.add_argument("--conditions", default="clean", help="comma-separated: clean, white10, babble10")
     p.add_argument("--held-out", action="store_true", help="also two voices never fitted on (flite; French: espeak-ng variants)")
     p.add_argument("--sizes", action="store_true", help="each game's grammar sizes, compile and decode times")
-    p.add_argument("--kissa", action="store_true", help="2kissa10 equations said by their values")
+    p.add_argument("--kissa", action="store_true",
+                   help="2kissa10 equations said by their values, before and with fsg.ONE_NULL_HOP and SAMPLED_FLAT")
     p.add_argument("--filler", action="store_true", help="the shared filler heard or not (fsg.FILLER)")
     p.add_argument("--take-rival", type=float, default=None,
                    help="recognizer.RIVAL_TAKEN_MARGIN (-1e9: the rival never taken, as before 2026-12-02)")
@@ -361,7 +411,7 @@ def main() -> None:
         sizes()
         return
     if args.kissa:
-        kissa_values()
+        kissa_values(args.lang, args.held_out, tuple(args.conditions.split(",")))
         return
     if args.stream:
         global STREAM

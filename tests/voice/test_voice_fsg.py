@@ -149,6 +149,47 @@ def test_speakers_and_the_wake_word():
     assert probability(fa, tokens_of("compagnon Paul")) == pytest.approx(0.125)
 
 
+def test_what_a_chain_of_null_transitions_reaches_is_one_null_transition_away():
+    """pocketsphinx follows one null transition after a word (`fsg.ONE_NULL_HOP`): in the arcs it
+    is given (`Automaton.search`), every word a chain of null transitions leads to is one null
+    transition away, at the likeliest chain's probability; the grammar's own arcs are unchanged.
+    A template that begins with a slot, with speakers and a wake word, is four null transitions in."""
+    from companion.inputs.voice import fsg
+
+    grammar = dict(GRAMMAR, rules=[*GRAMMAR["rules"], {"template": "{player} a {token}", "command": "has"}])
+    ps = PhraseSet.build(CONCRETE, grammar, "fr").with_speakers(["Paul", "Zoé"]).with_wake("compagnon")
+    fa = automaton(ps)
+    nulls = defaultdict(list)
+    for a, b, p, w in fa.arcs:
+        if w is None:
+            nulls[a].append((b, p))
+
+    def chains(s, p=1.0, hops=0):  # every state a chain from `s` reaches: (state, probability, hops)
+        for b, q in nulls[s]:
+            yield b, p * q, hops + 1
+            yield from chains(b, p * q, hops + 1)
+
+    search = fa.search()
+    assert search[:len(fa.arcs)] == fa.transitions()
+    one_hop = {(a, b): p for a, b, p, *w in search if not w}
+    longest = 0
+    for s in range(fa.n):
+        best: dict[int, float] = {}
+        for b, p, hops in chains(s):
+            best[b] = max(best.get(b, 0.0), p)
+            longest = max(longest, hops)
+        for b, p in best.items():
+            assert one_hop.get((s, b)) == pytest.approx(p), (s, b)
+    assert longest >= 4
+    # without it, the arcs given are the grammar's alone
+    saved = fsg.ONE_NULL_HOP
+    try:
+        fsg.ONE_NULL_HOP = False
+        assert fa.search() == fa.transitions()
+    finally:
+        fsg.ONE_NULL_HOP = saved
+
+
 def test_nothing_sayable_is_refused():
     with pytest.raises(ValueError):
         automaton(PhraseSet.build([]))

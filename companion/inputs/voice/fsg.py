@@ -62,6 +62,23 @@ NORMALISE_FILLER = True
 #: one filler after the phrase too
 TRAILING_FILLER = True
 
+#: the search graph given to pocketsphinx (`Automaton.search`) reaches in one null transition
+#: what a chain of them reaches: pocketsphinx follows a single null transition after each word
+#: and closes none of a grammar made by `create_fsg`, so a phrase that begins with a slot
+#: (2kissa10's « 3 plus 4 égale 7 », entered start → speaker → body → line → slot: four null
+#: transitions) could only be entered with a silence word between each two, and French
+#: values-only equations were heard as « ligne 8 » or « état », which the same sound fits
+#: worse (docs/voice.md, 2026-12-03)
+ONE_NULL_HOP = True
+
+#: where the listed moves are a sample (2kissa10), every line of the templates (the moves said
+#: through them, legal or not) weighs what one listed phrase weighs, `WHOLE_ODDS` times what a
+#: line of the whole language weighs, instead of a share of one alternative spread over its
+#: slots' values (« 1 en F1 fois 9 en A4 égale 9 en H9 »: 1 in 349³ of a template's share):
+#: with `ONE_NULL_HOP` the values-only equations of the whole language, flat, outweighed every
+#: full-form move, and « 1 en F1 fois 9 en A4 égale 9 en H9 » was heard « 27 fois 914 egal 280 »
+SAMPLED_FLAT = True
+
 #: (from state, to state, probability, word); word None: an empty (null) transition
 Arc = tuple[int, int, float, "str | None"]
 
@@ -88,15 +105,23 @@ class Automaton:
         where pocketsphinx's JSGF compile multiplies it by the decoder's `lw` (6.5)."""
         return [(a, b, p ** lw) if w is None else (a, b, p ** lw, w) for a, b, p, w in self.arcs]
 
+    def search(self, lw: float = 1.0) -> list[tuple[int, int, float] | tuple[int, int, float, str]]:
+        """The arcs pocketsphinx searches (`transitions`), with `ONE_NULL_HOP` the null
+        closure's shortcuts beside them: the same best path, each way into a word one null
+        transition long (the likeliest chain's probability, so Viterbi's choice is unchanged)."""
+        extra = [(a, b, p ** lw) for a, b, p, _w in self.null_closure()] if ONE_NULL_HOP else []
+        return [*self.transitions(lw), *extra]
+
     def null_closure(self) -> list[Arc]:
         """The null transitions a path of two or more of them makes, each from its first state
         to its last straight, at the likeliest such path's probability. pocketsphinx follows one
         null transition after each word (its own closure is not run on a grammar made by
         `create_fsg`): a second one had to wait for a silence word, so optional parts (the
-        filler, a speaker's name) split the leading silence in two and cost the path a
-        silence's penalty. Given to pocketsphinx as well, it lowered the lines heard exactly in
-        babble at 10 dB (filler on, bench/voice_accuracy.py --n 40: fitted 15 -> 9 of 61,
-        held-out 23 -> 12 of 99, 2026-12-02): only `_lead_into` uses it."""
+        filler, a speaker's name) and phrases that begin with a slot cost the path a silence's
+        penalty or were not entered at all. Given to pocketsphinx beside the arcs (`search`,
+        `ONE_NULL_HOP`; measured 2026-12-03, docs/voice.md); with the filler on it had lowered
+        the lines heard exactly in babble at 10 dB (bench/voice_accuracy.py --n 40: fitted
+        15 -> 9 of 61, held-out 23 -> 12 of 99, 2026-12-02)."""
         nulls: dict[int, list[tuple[int, float]]] = {}
         for a, b, p, w in self.arcs:
             if w is None:
@@ -291,19 +316,21 @@ def automaton(ps: PhraseSet, shared_commands: frozenset[str] | set[str] = frozen
                   ([], list(templates), (1 - SHARED_SHARE) * len(templates) / rest)]
     groups = [(p, r, share * others) for p, r, share in groups] + ([(replies, [], REPLY_SHARE)] if replies else [])
     slots: dict[str, list[tuple[str, ...]]] = {name: [t for t, _v in alts] for name, alts in ps.slot_tokens.items()}
+    # what one listed phrase of the game weighs (the shared words apart)
+    line = (1 - shared_share) * others / max(1, alternatives - (len(shared) if shared_share else 0))
     if ps.whole:
         # issue 24 §3: what is said is heard as said, legal or not; a listed phrase (legal
         # now) `WHOLE_ODDS` times likelier than one line of the whole language
-        game_alts = alternatives - (len(shared) if shared_share else 0)
-        base = (1 - shared_share) * others / max(1, game_alts)
         whole = [tuple((f"whole:{w[0]}",) if isinstance(w, tuple) else w for w in seq) for seq in ps.whole]
         slots.update({f"whole:{n}": v for n, v in ps.whole_tokens.items()})
-        fa.words(whole, body, end, base / WHOLE_ODDS, slots, flat=True)
+        fa.words(whole, body, end, line / WHOLE_ODDS, slots, flat=True)
+    flat_rules = bool(ps.sampled and SAMPLED_FLAT)
+    # the legal moves of a sample are said through the templates alone (`SAMPLED_FLAT`)
     for phrases, rules, share in groups:
         if phrases:
             fa.words(phrases, body, end, share)
         if rules:
-            fa.words(rules, body, end, share, slots)
+            fa.words(rules, body, end, line if flat_rules else share, slots, flat=flat_rules)
     if lead:
         _lead_into(fa, body, lead)
         _filler_chain(fa, ps.filler, body, lead[0], FILLER or 0.0)

@@ -577,7 +577,7 @@ class SphinxRecognizer:
     def _add_fsg(self, name: str, fa: Automaton) -> None:
         """A search of this grammar, its probabilities weighted as the JSGF compile weighs them."""
         lw = self._decoder.config["lw"] if LANGUAGE_WEIGHT is None else LANGUAGE_WEIGHT
-        self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.transitions(lw)))
+        self._decoder.add_fsg(name, self._decoder.create_fsg(name, fa.start, fa.final, fa.search(lw)))
 
     def _among_legal(self, words: list[str], match: Any) -> list[str] | None:
         """The words of the legal move, among those nearest what was heard, that the sound
