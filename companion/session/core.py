@@ -787,7 +787,11 @@ class SessionCore:
             self.views[seat] = view
             self._not_understood(line, seat)
             return
-        if doubtful and isinstance(intent, (Answer, Refuse, Ask)) and self._unconfirmed(
+        # a question back that names what it understood and waits for the answer (2kissa10's
+        # « which reading? »: `Ask.replies`) is itself the read-back, asked at once: a French
+        # values-only equation is heard at 0.02-0.14, and taken as a miss it was never asked
+        asks_back = isinstance(intent, Ask) and intent.replies is not None
+        if doubtful and isinstance(intent, (Answer, Refuse, Ask)) and not asks_back and self._unconfirmed(
                 self._command(intent) or fold(line), line, seat):
             return  # the view stays: nothing was taken
         self.views[seat] = view

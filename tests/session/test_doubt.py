@@ -125,3 +125,39 @@ def test_a_doubtful_query_is_answered_only_when_heard_so_twice_in_a_row():
     c.handle(BotMove(1, Take(1), 1))
     out = c.handle(voice("status", 0.1))
     assert says(out) == [] and c.match.state.pile == 5
+
+
+def _kissa(lang="fr"):
+    from companion.core import find
+    from companion.session.transcript import load
+
+    game, ui, _bots = load(find("kissa"))
+    c = SessionCore("kissa", ui.probe(), Match(game, ["Marie", "Bot"], 3), [Seat("Marie"), Seat("Bot")], lang=lang,
+                    private_policy="table")
+    c.start()
+    return c
+
+
+def test_a_doubtful_equation_in_two_places_is_asked_back_at_once_and_plays_nothing_yet():
+    """2kissa10's « which reading? » names what it understood and waits for its answer: it is
+    the read-back itself, asked at once (a French values-only equation is heard at 0.02-0.14:
+    taken as a miss, the question was never asked). A doubtful refusal stays a miss."""
+    c = _kissa()
+    seat = c.match.current
+    out = c.handle(Line("20 fois 28 égale 560", source="voice", confidence=0.2, seat=seat))
+    assert [t.outcome for t in of(out, InputTaken)] == ["ask"] and seat in c.pending
+    assert any("2 lectures possibles" in text for _s, text, _p in says(out)), says(out)
+    assert not c.match.history
+    out = c.handle(Line("choix 2", source="voice", confidence=0.3, seat=seat))  # doubtful: read back as the move
+    assert not c.match.history and [t.outcome for t in of(out, InputTaken)] == ["confirm"]
+    assert any("c'est-à-dire 20 en E5 bas fois 28 en A8 bas" in text for _s, text, _p in says(out)), says(out)
+    c.handle(Line("oui", source="voice", confidence=0.95, seat=seat))
+    assert len(c.match.history) == 1
+    # « 9 fois 9 égale 80 », refused (no such equation), heard with little confidence: a miss (talk must not
+    # make the companion speak), answered when heard so twice in a row
+    c = _kissa()
+    seat = c.match.current
+    out = c.handle(Line("9 fois 9 égale 80", source="voice", confidence=0.2, seat=seat))
+    assert [t.outcome for t in of(out, InputTaken)] == ["not_understood"] and says(out) == []
+    out = c.handle(Line("9 fois 9 égale 80", source="voice", confidence=0.2, seat=seat))
+    assert [t.outcome for t in of(out, InputTaken)] == ["refuse"]
