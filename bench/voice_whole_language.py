@@ -101,13 +101,8 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
                             row(rows, ui, match, ps, rec, by_listener(rec, ps, pcm, lead), action, is_legal, voice,
                                 text, lead)
                         r = by_listener(rec, ps, pcm, LEADS[-1])
-                    elif STREAM:  # as the live listener feeds it (30 ms chunks): each chunk dithered apart
-                        rec.begin()
-                        for i in range(0, len(pcm), STREAM):
-                            rec.feed(pcm[i:i + STREAM])
-                        r = rec.finish()
-                    else:
-                        r = rec.recognize(pcm)
+                    else:  # --stream: as the live listener feeds it (30 ms chunks)
+                        r = rec.recognize(pcm, chunk=STREAM or None)
                     decode.append(time.perf_counter() - t)
                     cmd = ps.read(r.line, None) if r.line else None
                     heard = _action(ui, match, cmd)
@@ -302,10 +297,7 @@ def kissa_values(lang: str = "en", held_out: bool = True, conditions: tuple[str,
                     for cond in conditions:
                         kind, snr = CONDITIONS[cond]
                         pcm = synth.utterance(text, voice, rate, snr, seed=i, noise=kind or "white")
-                        rec.begin()
-                        for j in range(0, len(pcm), 480):
-                            rec.feed(pcm[j:j + 480])
-                        r = rec.finish()
+                        r = rec.recognize(pcm, chunk=480)
                         right = r.line is not None and ui.command(r.line, m, seat) == want
                         t = tally.setdefault((cond, is_held), [0, 0, 0, 0, 0])
                         t[0] += right

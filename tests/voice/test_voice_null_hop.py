@@ -6,6 +6,7 @@ sounds came out as « autour de A10 », « ligne 9 » or nothing, which they fit
 
 import pytest
 
+from companion.games.base import Act, Ask
 from companion.inputs.voice import fsg, synth
 from companion.inputs.voice.recognizer import SphinxRecognizer
 from companion.inputs.voice.sayable import sayable_now
@@ -16,14 +17,6 @@ from tests.voice.test_voice_legal import _bench_states
 #: nothing is fitted on
 SAID = [(1, "1 plus 9 égale 10", "fr", 190), (1, "1 fois 4 égale 4", "fr", 130),
         (2, "3 plus 4 égale 7", "fr+klatt", 220), (3, "3 plus 6 égale 9", "fr-be", 190)]
-
-
-def _heard(rec, pcm):
-    """As the listener feeds it: 30 ms at a time."""
-    rec.begin()
-    for k in range(0, len(pcm), 480):
-        rec.feed(pcm[k:k + 480])
-    return rec.finish()
 
 
 def test_french_equations_said_by_their_values_are_heard_as_said(monkeypatch):
@@ -37,7 +30,7 @@ def test_french_equations_said_by_their_values_are_heard_as_said(monkeypatch):
         for (state, said, _voice, _rate), pcm in zip(SAID, sounds, strict=True):
             match, seat = states[state]
             rec.set_phrases(sayable_now(ui, match, seat, "fr"))
-            r = _heard(rec, pcm)
+            r = rec.recognize(pcm, chunk=480)  # 30 ms at a time, as the listener feeds it
             heard.append(r.line is not None and ui.command(r.line, match, seat) == ui.command(said, match, seat))
         if hop:
             assert all(heard), heard
@@ -52,4 +45,4 @@ def test_each_is_an_equation_of_the_board(said):
     state = next(k for k, s, _v, _r in SAID if s == said)
     match, seat = states[state]
     intent, _view = ui.read(said, match, seat)
-    assert intent is not None and type(intent).__name__ in ("Act", "Ask"), intent
+    assert isinstance(intent, (Act, Ask)), intent

@@ -397,10 +397,12 @@ class SphinxRecognizer:
         return True
 
     # ------------------------------------------------------------------ decoding
-    def recognize(self, pcm: np.ndarray) -> Result:
-        """One whole utterance (16 kHz mono, int16 or float)."""
+    def recognize(self, pcm: np.ndarray, chunk: int | None = None) -> Result:
+        """One whole utterance (16 kHz mono, int16 or float); with `chunk`, fed that many
+        samples at a time as the listener feeds it (480: 30 ms, each chunk dithered apart)."""
         self.begin()
-        self.feed(pcm)
+        for k in range(0, len(pcm), chunk) if chunk else [0]:
+            self.feed(pcm[k:k + chunk] if chunk else pcm)
         return self.finish()
 
     def begin(self) -> None:
