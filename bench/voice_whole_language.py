@@ -156,9 +156,10 @@ def row(rows: list[dict] | None, ui, match, ps, rec: SphinxRecognizer, r: Result
     if rw is not None and (rm := ps.resolve(rw)) is not None:
         rival = _action(ui, match, ps.read(rm.phrase, None))
     legal = [a for a in match.legal(0) if isinstance(a, Ask)]
+    wrong_legal = heard is not None and heard != action and heard in legal  # played unless read back
     rows.append({"legal": is_legal, "right": heard == action,
-                 "other_legal": not is_legal and heard is not None and heard != action and heard in legal,
-                 "conf": r.confidence, "rival": rec.last_rival, "voice": voice,
+                 "other_legal": not is_legal and wrong_legal, "wrong_legal": wrong_legal,
+                 "conf": r.confidence, "rival": rec.last_rival, "legal_rival": rec.last_legal_rival, "voice": voice,
                  "rival_said": rival == action, "rival_words": " ".join(rw or ()),
                  "edits": rec.last_rival_edits, "taken": rec.last_rival_taken,
                  "fitted": voice in synth.EN_VOICES + synth.FR_VOICES, "heard": r.line, "said": text,
@@ -180,8 +181,10 @@ def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 
 
         ill = [r for r in xs if not r["legal"]]
         leg = [r for r in xs if r["legal"]]
-        played = sum(r["conf"] >= CONFIDENCE_THRESHOLD and (r["rival"] is None or r["rival"] >= recognizer.RIVAL_MARGIN)
-                     for r in bad)
+        def as_played(r: dict) -> bool:
+            return r["conf"] >= CONFIDENCE_THRESHOLD and (r["rival"] is None or r["rival"] >= recognizer.RIVAL_MARGIN)
+        played = sum(as_played(r) for r in bad)
+        swapped = [r for r in leg if r.get("wrong_legal")]  # a legal request heard as another legal one
         back = sum(r["conf"] < CONFIDENCE_THRESHOLD or (r["rival"] is not None and r["rival"] < recognizer.RIVAL_MARGIN)
                    for r in good)
         lost = sum(r["legal"] and not r["right"] and r["taken"] for r in leg)
@@ -189,7 +192,8 @@ def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 
               f"RIVAL_TAKEN_MARGIN {recognizer.RIVAL_TAKEN_MARGIN:g}): illegal heard as said "
               f"{sum(r['right'] for r in ill)}/{len(ill)} ({sum(r['right'] and r['taken'] for r in ill)} by taking the "
               f"rival), as another legal move {len(bad)}, played wrongly {played}; legal heard right "
-              f"{len(good)}/{len(leg)}, of them read back {back}; legal heard as the rival (refused) {lost}")
+              f"{len(good)}/{len(leg)}, of them read back {back}; legal heard as the rival (refused) {lost}; "
+              f"legal heard as another legal move {len(swapped)}, played wrongly {sum(as_played(r) for r in swapped)}")
         print(f"  {'fitted' if fitted else 'held-out'} voices: {len(xs)} tries; margins of illegal-as-legal "
               f"{sorted(round(r['rival'] or 0) for r in bad)}; of legal heard right "
               f"{sorted(round(r['rival'] or 0) for r in good)}")
@@ -399,6 +403,8 @@ def main() -> None:
     p.add_argument("--stream", action="store_true", help="feed each utterance in 30 ms chunks, as the live listener")
     p.add_argument("--listener", default=None,
                    help="comma-separated seconds of quiet before each try, heard through the live listener (e.g. 0,0.3,1)")
+    p.add_argument("--voices", default=None,
+                   help="comma-separated voices to say the requests instead (fitted: those the benchmarks fit on)")
     p.add_argument("--dump", help="write each try's row (margin, rival, confidence) to this JSON file")
     args = p.parse_args()
     if args.filler:
@@ -425,6 +431,8 @@ def main() -> None:
                                                if synth.available(v)) if args.held_out and args.lang == "en" else ())
     if args.held_out and args.lang == "fr":  # fr-ch left out: espeak-ng says it with fr's own samples
         voices += tuple(v for v in synth.FR_HELD_OUT if v != "fr-ch")
+    if args.voices:
+        voices = tuple(args.voices.split(","))
     for cond in args.conditions.split(","):
         if not args.no_baseline:
             run("listed", matches, args.lang, voices, cond)

@@ -168,9 +168,11 @@ def test_a_move_heard_close_to_another_legal_move_is_read_back(state, said, voic
     r = rec.recognize(pcm)
     assert r.line in legal
     if r.line != said:  # another legal move: never played without « oui »
-        assert rec.last_legal_rival is not None and rec.last_legal_rival < SAMPLED_LEGAL_MARGIN
+        margin = SAMPLED_LEGAL_MARGIN if ps.sampled else ps.legal_rivals  # a listed board: the game's own
+        assert rec.last_legal_rival is not None and margin is not None and rec.last_legal_rival < margin
         assert r.confidence < CONFIDENCE_THRESHOLD
         # and it is this check that reads it back: without it, it is played
         monkeypatch.setattr("companion.inputs.voice.recognizer.SAMPLED_LEGAL_MARGIN", float("-inf"))
+        monkeypatch.setattr(ps, "legal_rivals", float("-inf"))
         again = rec.recognize(pcm)
         assert again.line == r.line and again.confidence >= CONFIDENCE_THRESHOLD

@@ -40,7 +40,10 @@ CASES = {
 #: Fortune in French with seed 3 went out of step with its recording (« j'avance la cinq »
 #: heard right in the plan, as « sept » in the recording, read back and confirmed by the
 #: plan's « oui »: the recording's moves then no longer ended the game)
-SEEDS = {("goodfortune", "fr"): 2}
+#: KIKOI in English with seed 3, once a request heard near another legal one was read back
+#: (`kikoi/phrases.LEGAL_RIVALS`), took another path, on which the plan heard « ask Bot 1 for
+#: Kimouss in the forest » right (read back) and the recording as « … Kigliss … » (refused)
+SEEDS = {("goodfortune", "fr"): 2, ("kikoi", "en"): 4}
 #: what the recogniser cannot do yet (printed by bench/voice_whole_games.py): a misheard move
 #: carried out without a read-back, heard with a confidence above 0.6
 KNOWN: dict[tuple[str, str], str] = {

@@ -126,6 +126,15 @@ TEMPLATES = {"ask": "said", "ask_all": "said_all", "drew": "said", "describe": "
              "status": "status", "learn": "learn", "log": "log"}
 GRAMMAR = grammar_of("kikoi", _readers, TEMPLATES)
 
+#: a request heard is weighed against the legal requests one slot away (another KIKOI, moment or
+#: player: every request has a dozen such rivals, all listed alike) and read back when the sound
+#: stands less than this far above the nearest. English voices of other synthesizers heard
+#: « Kimouss at home » as « Kigliss at home » at 0.8-0.98 and played it (5 of 54 legal requests
+#: of flite kal16, awb and Festival kal_diphone, the fitting set; none played from 4 up); on
+#: voices never used for it (flite rms and slt, Festival ked and cmu_us_slt), 2 played → 1, right
+#: requests read back 38 → 45 of 64 (bench/voice_whole_language.py --voices; docs/voice.md)
+LEGAL_RIVALS = 4.0
+
 
 def kikoi_name(k: int, lang: str) -> str:
     """A KIKOI's name as said (the first of its words in the table)."""

@@ -368,8 +368,9 @@ def spoken_move(board: Any, move: Move) -> Move:
 HEARD_KINDS = ("equation",)
 #: a heard move is weighed against the legal moves one slot away (another cell, the same
 #: numbers), listed or not: the templates weigh every cell alike, so « G3 » heard as « D3 » is
-#: the likeliest wrong move (`recognizer.SAMPLED_LEGAL_MARGIN`)
-LEGAL_RIVALS = True
+#: the likeliest wrong move; read back under this margin (a sample's moves: always
+#: `recognizer.SAMPLED_LEGAL_MARGIN`, the same 6, fitted there)
+LEGAL_RIVALS = 6.0
 
 
 def heard_context(match: Match[Any, Any], seat: int) -> dict[str, Any]:

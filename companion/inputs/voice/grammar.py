@@ -96,9 +96,11 @@ class PhraseSet:
     whole: list[tuple[str | tuple[str], ...]] = field(default_factory=list)
     whole_slots: dict[str, list[str]] = field(default_factory=dict)
     #: a listed move is weighed against the legal moves one slot away, every line as likely as
-    #: another (the game's phrases module's `LEGAL_RIVALS`: 2kissa10, whose moves are said
-    #: through templates that weigh every cell alike; `SphinxRecognizer._rival_margin`)
-    legal_rivals: bool = False
+    #: another, and read back when it stands less than this far above the nearest (the game's
+    #: phrases module's `LEGAL_RIVALS`: 2kissa10, whose moves are said through templates that
+    #: weigh every cell alike; KIKOI, whose requests differ from others in one name; None: not
+    #: weighed; `SphinxRecognizer._rival_margin`)
+    legal_rivals: float | None = None
     #: the answers to the game's question waiting for this seat (2kissa10's « which
     #: reading? »: « choix 2 », « 7 en E2 », « peu importe »; `Ask.replies`), listed beside the
     #: game's phrases, that share of what is said (`fsg.REPLY_SHARE`); their command "reply"

@@ -551,7 +551,9 @@ class SphinxRecognizer:
         sampled = self.phrases.sampled
         if self.last_rival is not None and self.last_rival < RIVAL_MARGIN and not sampled:
             corrected = True
-        if self.last_legal_rival is not None and self.last_legal_rival < SAMPLED_LEGAL_MARGIN:
+        own = self.phrases.legal_rivals
+        legal_margin = SAMPLED_LEGAL_MARGIN if sampled or own is None else own  # own None: LEGAL_RIVAL_LISTED
+        if self.last_legal_rival is not None and self.last_legal_rival < legal_margin:
             corrected = True
         if self.last_rival is not None and self.last_rival < RIVAL_TAKEN_MARGIN and self.last_rival_words \
                 and not sampled and (self.last_rival_edits or 0) >= RIVAL_TAKEN_EDITS and self.lang in RIVAL_TAKEN_LANGS:
@@ -635,7 +637,7 @@ class SphinxRecognizer:
         # the rivals that are legal moves too: « G8 » heard as « J8 » plays another move, the
         # likeliest misreading where every line weighs alike; weighed apart (`SAMPLED_LEGAL_MARGIN`)
         legal_pool = [r for r in every if prefix + r in self._legal_near] if sampled else \
-            [r for r in every if r in listed] if LEGAL_RIVAL_LISTED or self.phrases.legal_rivals else []
+            [r for r in every if r in listed] if LEGAL_RIVAL_LISTED or self.phrases.legal_rivals is not None else []
         if not rivals and not legal_pool:
             return None
         from rapidfuzz import fuzz, process

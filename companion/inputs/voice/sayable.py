@@ -33,7 +33,7 @@ def sayable_now(ui: Any, match: Any, seat: int, lang: str, *, limit: int | None 
         if ps.sampled:
             ps.every_move = every_move(ui, match, seat, lang)
         ps.read = reader(ui, match, seat)
-        ps.legal_rivals = bool(getattr(_phrases_module(ui), "LEGAL_RIVALS", False))
+        ps.legal_rivals = getattr(_phrases_module(ui), "LEGAL_RIVALS", None)
         return ps
     moves = [(p, c) for p, c in got.concrete if c.startswith("action:")][:limit]
     others = [(p, c) for p, c in got.concrete if not c.startswith("action:")]
