@@ -131,8 +131,9 @@ GRAMMAR = grammar_of("kikoi", _readers, TEMPLATES)
 #: stands less than this far above the nearest. English voices of other synthesizers heard
 #: « Kimouss at home » as « Kigliss at home » at 0.8-0.98 and played it (5 of 54 legal requests
 #: of flite kal16, awb and Festival kal_diphone, the fitting set; none played from 4 up); on
-#: voices never used for it (flite rms and slt, Festival ked and cmu_us_slt), 2 played → 1, right
-#: requests read back 38 → 45 of 64 (bench/voice_whole_language.py --voices; docs/voice.md)
+#: voices never used for it (flite rms and slt, Festival ked and cmu_us_slt), 2 of 72 played
+#: → 1, right requests read back 38 → 45 of 64 (bench/voice_whole_language.py --voices;
+#: docs/voice.md)
 LEGAL_RIVALS = 4.0
 
 
