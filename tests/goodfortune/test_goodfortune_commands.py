@@ -51,7 +51,10 @@ def test_a_push_said_with_a_charm_or_two_numbers_is_refused_with_why():
     n = m.state.lines[seat][0]
     tile = m.state.tile(n)
     other = next(c for c in ("clover", "horseshoe", "fatima", "neko", "ganesh", "mati", "scarab") if c not in tile.charms)
-    assert ui.parse(f"{n} {tile.charms[0]}", m, seat) == Act(Push(n))  # the charm on it only confirms it
+    # a tile is pushed by its number alone (real talk by voice comes out as a number and a charm)
+    alone = ui.parse(f"{n} {tile.charms[0]}", m, seat)
+    assert isinstance(alone, Refuse) and text(alone.utterances, "en") == f'To push a tile, say its number alone: "I push {n}".'
+    assert text(alone.utterances, "fr") == f"Pour avancer une tuile, dis son numéro seul : « j'avance la {n} »."
     for line, lang, want in ((f"{n} {other}", "fr", f"La {n} ("), (f"push {n} {other}", "en", f"Tile {n} (")):
         intent = ui.parse(line, m, seat)
         assert isinstance(intent, Refuse) and all(u.to == seat for u in intent.utterances), (line, intent)
@@ -59,8 +62,8 @@ def test_a_push_said_with_a_charm_or_two_numbers_is_refused_with_why():
         assert said.startswith(want) and said.endswith("."), said
     refused = ui.parse(f"{n} {m.state.lines[seat][1]}", m, seat)
     assert isinstance(refused, Refuse)
-    assert text(refused.utterances, "fr") == "On avance une seule tuile à la fois : dis « j'avance la 12 »."
-    assert text(refused.utterances, "en") == 'One tile is pushed at a time: say "I push 12".'
+    assert text(refused.utterances, "fr") == "On avance une seule tuile à la fois : dis « j'avance la » et son numéro."
+    assert text(refused.utterances, "en") == 'One tile is pushed at a time: say "I push" and its number.'
 
 
 def test_readings_french():

@@ -61,11 +61,15 @@ def on_tiles(c: Tiles, match: Match[Any, Any], seat: int, view: Any) -> tuple[In
         if len(c.tile) > 1:  # « 12 13 »: one tile is pushed at a time (RULES GF-6)
             return Refuse([say("goodfortune.push_one", Priority.IMPORTANT, "error", seat)]), view
         (n, charm), = c.tile
-        if charm is not None and 1 <= n <= len(state.tiles) and charm not in state.tile(n).charms:
-            # « 8 maneki-neko »: the charm said is not on that tile (the tiles are public)
+        if charm is None:
+            return Act(Push(n)), view
+        # « 8 maneki-neko »: a tile is pushed by its number alone; a number and a charm are what
+        # talk at the table most often comes out as by voice, so never a move (a doubtful
+        # refusal is dropped, a doubtful move would be read back)
+        if 1 <= n <= len(state.tiles) and charm not in state.tile(n).charms:  # the tiles are public
             return Refuse([say("goodfortune.push_charm", Priority.IMPORTANT, "error", seat,
                                tile=tile_msg(state.tile(n)), charm=charm_msg(charm))]), view
-        return Act(Push(n)), view  # the charm said, when on it, only confirms the tile
+        return Refuse([say("goodfortune.push_number", Priority.IMPORTANT, "error", seat, number=n)]), view
     game: GoodFortune = match.game  # type: ignore[assignment]
     central = len(state.lines[0]) >= HAND
     acts: list[Intent] = []
