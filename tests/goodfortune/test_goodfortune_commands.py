@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.core import IllegalAction, Match
-from companion.games.base import Act, Answer, Ask, Refuse, Seq
+from companion.games.base import Act, Answer, Ask, Seq
 from companion.games.goodfortune import UI, Rules
 from companion.games.goodfortune.rules import Declare, Place, Push
 from companion.narration import Verbosity, catalog
@@ -41,29 +41,6 @@ def test_push_commands_in_both_languages():
         assert ui.parse(line, m, seat) == Act(Push(n)), line
     if n in words:
         assert ui.parse(words[n], m, seat) == Act(Push(n))
-
-
-def test_a_push_said_with_a_charm_or_two_numbers_is_refused_with_why():
-    """Heard whole by voice (issue 24 §3), « 8 maneki-neko » or « 12 13 » at the push is a
-    well-formed line: refused with its reason, as typed, never « not understood »."""
-    m, ui = setup_match()
-    seat = m.current
-    n = m.state.lines[seat][0]
-    tile = m.state.tile(n)
-    other = next(c for c in ("clover", "horseshoe", "fatima", "neko", "ganesh", "mati", "scarab") if c not in tile.charms)
-    # a tile is pushed by its number alone (real talk by voice comes out as a number and a charm)
-    alone = ui.parse(f"{n} {tile.charms[0]}", m, seat)
-    assert isinstance(alone, Refuse) and text(alone.utterances, "en") == f'To push a tile, say its number alone: "I push {n}".'
-    assert text(alone.utterances, "fr") == f"Pour avancer une tuile, dis son numéro seul : « j'avance la {n} »."
-    for line, lang, want in ((f"{n} {other}", "fr", f"La {n} ("), (f"push {n} {other}", "en", f"Tile {n} (")):
-        intent = ui.parse(line, m, seat)
-        assert isinstance(intent, Refuse) and all(u.to == seat for u in intent.utterances), (line, intent)
-        said = text(intent.utterances, lang)
-        assert said.startswith(want) and said.endswith("."), said
-    refused = ui.parse(f"{n} {m.state.lines[seat][1]}", m, seat)
-    assert isinstance(refused, Refuse)
-    assert text(refused.utterances, "fr") == "On avance une seule tuile à la fois : dis « j'avance la » et son numéro."
-    assert text(refused.utterances, "en") == 'One tile is pushed at a time: say "I push" and its number.'
 
 
 def test_readings_french():

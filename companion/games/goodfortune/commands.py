@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.core import Event, IllegalAction, Match
 from companion.core.text import fold
-from companion.games.base import Act, Ask, GameUI, Handler, Intent, Refuse, Seq
+from companion.games.base import Act, Ask, GameUI, Handler, Intent, Seq
 from companion.language.grammar import Grammar, Names
 from companion.narration import Msg, Priority, Raw, Utterance, say
 
@@ -58,18 +58,9 @@ def on_tiles(c: Tiles, match: Match[Any, Any], seat: int, view: Any) -> tuple[In
         return None, view
     state: State = match.state
     if state.phase != "declare":
-        if len(c.tile) > 1:  # « 12 13 »: one tile is pushed at a time (RULES GF-6)
-            return Refuse([say("goodfortune.push_one", Priority.IMPORTANT, "error", seat)]), view
-        (n, charm), = c.tile
-        if charm is None:
-            return Act(Push(n)), view
-        # « 8 maneki-neko »: a tile is pushed by its number alone; a number and a charm are what
-        # talk at the table most often comes out as by voice, so never a move (a doubtful
-        # refusal is dropped, a doubtful move would be read back)
-        if 1 <= n <= len(state.tiles) and charm not in state.tile(n).charms:  # the tiles are public
-            return Refuse([say("goodfortune.push_charm", Priority.IMPORTANT, "error", seat,
-                               tile=tile_msg(state.tile(n)), charm=charm_msg(charm))]), view
-        return Refuse([say("goodfortune.push_number", Priority.IMPORTANT, "error", seat, number=n)]), view
+        if len(c.tile) == 1 and c.tile[0][1] is None:
+            return Act(Push(c.tile[0][0])), view
+        return None, view  # « 12 13 »: one tile is pushed at a time
     game: GoodFortune = match.game  # type: ignore[assignment]
     central = len(state.lines[0]) >= HAND
     acts: list[Intent] = []
