@@ -24,8 +24,8 @@ at several margins, how many of the first would be played and how many of the se
 back, on the fitted voices (espeak-ng) and apart on the held-out ones (`--held-out`: flite; French: fr+klatt, fr+Andy, fr+f5).
 
 Run: nice .venv/bin/python bench/voice_whole_language.py [--seeds 6] [--odds 3,10] [--no-baseline] [--lang fr]
-     [--conditions clean,babble10] [--held-out] [--stream | --listener 0,0.3,1] [--dump F] | --sizes
-     | --kissa [--lang fr] [--held-out] [--conditions clean,babble10] | --filler [--lang fr] [--held-out]
+     [--conditions clean,babble10] [--held-out] [--stream | --listener 0,0.3,1] [--dump F]
+     [--legal-margins 3,4,5,6] [--voices V1,V2] | --sizes | --kissa [--lang fr] [--held-out] [--conditions clean,babble10] | --filler [--lang fr] [--held-out]
 """
 
 from __future__ import annotations
@@ -204,6 +204,24 @@ def rival_table(rows: list[dict], margins: tuple[float, ...] = (-1e9, 2.0, 4.0, 
             back = sum(not sure(r) for r in good)
             print(f"    margin {m:>6g}: illegal played as another legal move {played}/{len(bad)} heard so "
                   f"(of {sum(1 for r in xs if not r['legal'])}), legal heard right read back {back}/{len(good)}")
+
+
+def legal_margin_table(rows: list[dict], margins: tuple[float, ...]) -> None:
+    """At each margin over the nearest legal request one slot away (`kikoi/phrases.LEGAL_RIVALS`,
+    measured by --legal-margins with the check run but not applied): requests heard as another
+    legal one and played, right legal requests read back; fitted and held-out voices apart."""
+    from companion.inputs.voice import recognizer
+
+    for fitted in (True, False):
+        xs = [r for r in rows if r["fitted"] == fitted]
+        right = [r for r in xs if r["legal"] and r["right"]]
+        for m in margins:
+            def sure(r: dict, m: float = m) -> bool:
+                return r["conf"] >= CONFIDENCE_THRESHOLD and (r["rival"] is None or r["rival"] >= recognizer.RIVAL_MARGIN) \
+                    and (r["legal_rival"] is None or r["legal_rival"] >= m)
+            print(f"  {'fitted' if fitted else 'held-out'} voices, legal margin {m:>6g}: played as another legal "
+                  f"request {sum(sure(r) for r in xs if r['wrong_legal'])}/{sum(r['legal'] for r in xs)} legal tries, "
+                  f"right legal read back {sum(not sure(r) for r in right)}/{len(right)}")
 
 
 def _action(ui, match, cmd):
@@ -405,6 +423,8 @@ def main() -> None:
                    help="comma-separated seconds of quiet before each try, heard through the live listener (e.g. 0,0.3,1)")
     p.add_argument("--voices", default=None,
                    help="comma-separated voices to say the requests instead (fitted: those the benchmarks fit on)")
+    p.add_argument("--legal-margins", default=None,
+                   help="comma-separated margins over the nearest legal request to tabulate (the check run, not applied)")
     p.add_argument("--dump", help="write each try's row (margin, rival, confidence) to this JSON file")
     args = p.parse_args()
     if args.filler:
@@ -426,6 +446,10 @@ def main() -> None:
     if args.take_rival is not None:
         from companion.inputs.voice import recognizer
         recognizer.RIVAL_TAKEN_MARGIN = args.take_rival
+    margins = tuple(float(m) for m in args.legal_margins.split(",")) if args.legal_margins else ()
+    if margins:  # the check runs and keeps its margin, but reads nothing back: tabulated below
+        from companion.games.kikoi import phrases as kikoi_phrases
+        kikoi_phrases.LEGAL_RIVALS = -float("inf")
     matches = states(args.seeds)
     voices = tuple(VOICES[args.lang]) + (tuple(v for v in synth.FLITE_VOICES[:2] + synth.FESTIVAL_VOICES[:1]
                                                if synth.available(v)) if args.held_out and args.lang == "en" else ())
@@ -442,6 +466,8 @@ def main() -> None:
             rows: list[dict] = []
             run("whole", matches, args.lang, voices, cond, rows)
             rival_table(rows)
+            if margins:
+                legal_margin_table(rows, margins)
             if args.dump:
                 import json
                 with open(args.dump, "w") as f:
