@@ -64,11 +64,16 @@ SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
     "new VAD (240 ms after a clear voice, else 360), decode while speaking": ({}, True),
     "new VAD, 360 ms always": ({"quiet_end_ms": None}, True),
     "new VAD, 180 ms after a clear voice": ({"quiet_end_ms": 180}, True),
-    "in use: Silero + babble gate, decode while speaking": ({"vad": "default"}, True),
+    "Silero + babble gate, decode while speaking, the VAD's end": ({"vad": "default", "grammar_end_ms": None}, True),
     # the same, ending on Silero's start threshold (hysteresis 0) or nearly (0.05) instead of
     # 0.15 below it: its probability stays up after the speech in noise (#30's 300 ms)
-    "Silero in use, hysteresis 0.05": ({"vad": "silero", "hysteresis": 0.05}, True),
-    "Silero in use, no hysteresis": ({"vad": "silero", "hysteresis": 0.0}, True),
+    "Silero, hysteresis 0.05, the VAD's end": ({"vad": "silero", "hysteresis": 0.05, "grammar_end_ms": None}, True),
+    "Silero, no hysteresis, the VAD's end": ({"vad": "silero", "hysteresis": 0.0, "grammar_end_ms": None}, True),
+    # a line heard whole with nothing sayable after it ends the utterance after this much
+    # silence (listener.GRAMMAR_END_MS), the VAD's 240 ms otherwise
+    "Silero + babble gate, the grammar's end after 60 ms": ({"vad": "default", "grammar_end_ms": 60}, True),
+    "in use: Silero + babble gate, the grammar's end after 90 ms": ({"vad": "default", "grammar_end_ms": 90}, True),
+    "Silero + babble gate, the grammar's end after 120 ms": ({"vad": "default", "grammar_end_ms": 120}, True),
 }
 
 
@@ -289,8 +294,20 @@ class Said:
     end: float  # its last voiced sample
 
 
-def stream(phrases: PhraseSet, n: int, snr: float | None, rnd: random.Random) -> tuple[np.ndarray, list[Said]]:
-    """n listed phrases (moves and shared words), said one after another with 1.0–1.5 s between."""
+def paused(phrase: str, rnd: random.Random) -> str:
+    """The phrase with a comma after one of its words (espeak-ng pauses there, as a player
+    does mid-command): where an utterance must not end, however soon the grammar's end comes."""
+    words = phrase.split()
+    if len(words) < 2:
+        return phrase
+    k = rnd.randrange(1, len(words))
+    return " ".join(words[:k]) + ", " + " ".join(words[k:])
+
+
+def stream(phrases: PhraseSet, n: int, snr: float | None, rnd: random.Random,
+           pause: bool = False) -> tuple[np.ndarray, list[Said]]:
+    """n listed phrases (moves and shared words), said one after another with 1.0–1.5 s between
+    (`pause`: each said with a comma inside, `paused`)."""
     listed = [m.phrase for m in phrases.phrases()]
     moves = [m.phrase for m in phrases.phrases() if m.command and m.command.startswith("action:")]
     parts = [synth.silence(0.6, seed=rnd.randrange(1000))]
@@ -298,7 +315,7 @@ def stream(phrases: PhraseSet, n: int, snr: float | None, rnd: random.Random) ->
     t = 0.6
     for i in range(n):
         phrase = rnd.choice(moves if moves and i % 2 == 0 else listed)
-        pcm = speak(phrase, rnd.choice(synth.EN_VOICES), rnd.choice((150, 170, 190)))
+        pcm = speak(paused(phrase, rnd) if pause else phrase, rnd.choice(synth.EN_VOICES), rnd.choice((150, 170, 190)))
         a, b = sounding(pcm)
         said.append(Said(phrase, t + a, t + b))
         gap = rnd.uniform(1.0, 1.5)
@@ -337,6 +354,8 @@ class Outcome:
 def run_setting(kw: dict[str, Any], streaming: bool, rec: SphinxRecognizer, phrases: PhraseSet, wav: Path,
                 said: list[Said]) -> Outcome:
     source = WavSource([wav], realtime=True, gap=0.0)
+    kw = dict(kw)
+    grammar_end = kw.pop("grammar_end_ms", None)  # the old settings: the VAD's silence alone
     if kw.get("vad") == "default":
         from companion.inputs.voice.silero import default_segmenter
 
@@ -348,10 +367,19 @@ def run_setting(kw: dict[str, Any], streaming: bool, rec: SphinxRecognizer, phra
                                  **{k: v for k, v in kw.items() if k != "vad"}})
     else:
         seg = Segmenter(**kw)
-    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=seg, streaming=streaming)
+    listener = Listener(source, rec, Inbox(), lambda: phrases, segmenter=seg, streaming=streaming,
+                        grammar_end_ms=grammar_end)
     listener.start().join()
     assert source.t0 is not None
     return Outcome(listener.heard, source.t0, said)
+
+
+def cond_name(snr: float | str | None, long: bool = False) -> str:
+    if snr is None:
+        return "clean"
+    if snr == "paused":
+        return "clean, a pause inside each command" if long else "paused"
+    return f"{snr:g} dB white noise" if long else f"{snr:g} dB"
 
 
 def ms(values: list[float]) -> str:
@@ -360,7 +388,7 @@ def ms(values: list[float]) -> str:
     return f"{1000 * statistics.median(values):5.0f} / {1000 * float(np.percentile(values, 95)):5.0f}"
 
 
-def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] | None = None,
+def latency(n: int, snrs: list[float | str | None], games: list[str], only: list[str] | None = None,
             engine: str = "pocketsphinx") -> None:
     from companion.inputs.voice.engines import (
         open_engine,  # --engine whisper: docs/voice.md « Whisper »
@@ -375,13 +403,14 @@ def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] 
             ui, match, seat = states(g, 2)[-1]  # three moves into a bot game
             phrases = sayable_now(ui, match, seat, "en", limit=None)
             for snr in snrs:
-                pcm, said = stream(phrases, n, snr, rnd)
+                pause = snr == "paused"  # clean, each command with a pause inside
+                pcm, said = stream(phrases, n, None if pause or snr is None else float(snr), rnd, pause=pause)
                 wav = Path(tmp) / f"{g}-{snr}.wav"
                 write_wav(wav, pcm)
                 streams.append((g, snr, phrases, wav, said, len(pcm) / RATE))
         total = sum(s[-1] for s in streams)
         print(f"\nLatency through the Listener at real speed: {len(streams)} streams ({', '.join(games)}; "
-              f"{', '.join('clean' if s is None else f'{s:g} dB white noise' for s in snrs)}), {n} commands each, "
+              f"{', '.join(cond_name(s, long=True) for s in snrs)}), {n} commands each, "
               f"{total:.0f} s of sound per setting")
         results: dict[str, dict[str, Any]] = {}
         for name, (kw, streaming) in SETTINGS.items():
@@ -401,7 +430,7 @@ def latency(n: int, snrs: list[float | None], games: list[str], only: list[str] 
                     r["voice"].append(h.posted_at - (out.t0 + s.end))
                     r["wait"].append(h.utterance.decided - s.end)  # stream time: the VAD's own wait
                     r["late"].append(h.decided_at - (out.t0 + h.utterance.decided))  # the thread behind the sound
-                    r["by"][(g, "clean" if snr is None else f"{snr:g} dB")].append(h.posted_at - (out.t0 + s.end))
+                    r["by"][(g, cond_name(snr))].append(h.posted_at - (out.t0 + s.end))
             results[name] = r
             print(f"  ran {name!r} in {time.time() - t:.0f} s", flush=True)
     n_all = n * len(streams)
@@ -433,7 +462,8 @@ def med(values: list[float]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10, help="commands per game and noise condition")
-    ap.add_argument("--snr", default="none,10", help="noise conditions for the latency part: none (clean) or dB of white noise")
+    ap.add_argument("--snr", default="none,10", help="noise conditions for the latency part: none (clean), dB of white noise, or paused "
+                    "(clean, a comma inside each command: utterances split by ending too soon)")
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--vad", action="store_true", help="the VAD's splitting table")
     ap.add_argument("--vad-compare", action="store_true", help="webrtcvad + gate against Silero, same recordings")
@@ -448,7 +478,8 @@ def main() -> None:
     if args.vad_compare:
         vad_compare()
     if not args.no_latency:
-        snrs = [None if s.strip() == "none" else float(s) for s in args.snr.split(",")]
+        snrs: list[float | str | None] = [None if s.strip() == "none" else "paused" if s.strip() == "paused" else float(s)
+                                          for s in args.snr.split(",")]
         latency(args.n, snrs, args.games.split(","), [x for x in args.settings.split(",") if x], args.engine)
     print(f"\n(ran in {time.time() - t0:.0f} s on {Path('/proc/loadavg').read_text().split()[0]} load average)")
 

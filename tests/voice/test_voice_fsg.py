@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 
 from companion.core import Match, Rng, find
-from companion.inputs.voice.fsg import automaton
+from companion.inputs.voice.fsg import Ends, automaton
 from companion.inputs.voice.grammar import PhraseSet, tokens_of
 from companion.inputs.voice.pronounce import cmudict, cmudict_path
 from companion.inputs.voice.sayable import sayable_now
@@ -147,6 +147,45 @@ def test_speakers_and_the_wake_word():
     assert plain == pytest.approx(0.5 / (len(CONCRETE) + 3) * (1 - (fsg.FILLER or 0.0)) ** 2)
     assert probability(fa, tokens_of("compagnon Paul aide")) == probability(fa, tokens_of("compagnon Zoé aide")) < plain
     assert probability(fa, tokens_of("compagnon Paul")) == pytest.approx(0.125)
+
+
+def test_a_line_ends_there_only_when_nothing_sayable_goes_on_from_it():
+    # the listener ends an utterance sooner after such a line (`Listener.grammar_end_ms`)
+    ps = PhraseSet.build(CONCRETE, GRAMMAR, "fr").with_speakers(["Paul", "Zoé"])
+    ends = Ends(automaton(ps))
+    assert ends.closed(tokens_of("aide"))
+    assert ends.closed(tokens_of("Paul aide"))
+    assert ends.closed(tokens_of("je demande le kigliss qui dort à Zoé"))  # a template's line, whole
+    assert not ends.closed(tokens_of("Paul"))  # the name alone is a line, and « Paul, aide » goes on
+    assert not ends.closed(tokens_of("je demande le kigliss"))  # not a line (yet)
+    assert not ends.closed(tokens_of("je demande le kigliss à"))
+    assert not ends.closed(tokens_of("plateau de"))
+    assert not ends.closed(tokens_of("aide Paul"))  # not a line at all
+    assert not ends.closed(tokens_of("bonjour"))  # a word the grammar has not
+    assert not ends.closed([])
+    # a listed phrase that another one continues: « non » alone, « non merci » beside it
+    longer = PhraseSet.build([*CONCRETE, ("non merci", "no")], GRAMMAR, "fr")
+    e2 = Ends(automaton(longer))
+    assert not e2.closed(tokens_of("non")) and e2.closed(tokens_of("non merci"))
+
+
+def test_the_line_ends_of_every_game_as_in_play():
+    """In each game's state as played, the shared words end where they stand alone and the
+    names, numbers and requests that may go on do not."""
+    from companion.inputs.voice.recognizer import shared_commands
+
+    for gid, lang, whole, going_on in [("kikoi", "en", ["undo", "help", "ask Bot 1 for Kimouss at home"],
+                                        ["ask Bot 1 for", "ask Bot 1 for Kimouss", "Paul"]),
+                                       ("goodfortune", "fr", ["aide", "j'avance la quatre"], ["j'avance la dix", "j'avance la", "Paul"]),
+                                       ("kaliko", "en", ["repeat", "status"], ["exchange 1", "Paul"])]:
+        game, ui, _bots = load(find(gid))
+        match = Match(game, ["Paul", "Bot 1", "Bot 2"][:game.max_players], 3)
+        ps = sayable_now(ui, match, 0, lang).with_speakers(["Paul", "Zoé"])
+        ends = Ends(automaton(ps, shared_commands(lang)))
+        for line in whole:
+            assert ends.closed(tokens_of(line)), (gid, line)
+        for line in going_on:
+            assert not ends.closed(tokens_of(line)), (gid, line)
 
 
 def test_what_a_chain_of_null_transitions_reaches_is_one_null_transition_away():

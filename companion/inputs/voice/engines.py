@@ -105,6 +105,11 @@ class SecondPass(ABC):
         self._pcm = []
         return self.second(got, pcm)
 
+    def heard_whole(self) -> bool:
+        """What pocketsphinx heard so far is a whole line (`SphinxRecognizer.heard_whole`)."""
+        whole = getattr(self.first, "heard_whole", None)
+        return callable(whole) and bool(whole())
+
     def abandon(self) -> None:
         """The utterance is dropped (the companion spoke, too short): no second pass for it."""
         self._pcm = []

@@ -203,6 +203,59 @@ class Automaton:
         return self.final in here
 
 
+class Ends:
+    """Where a line of the automaton ends with nothing sayable after it: `closed(words)`, for
+    the listener to end an utterance sooner (`Listener.grammar_end_ms`: « end game », heard
+    whole, needs no more silence to be sure it is over; « Paul », « vingt », « ask Bot 2 for »
+    may go on). The arcs are kept by state in numpy arrays (12 bytes an arc), not the automaton's
+    tuples. `ignore`: words that are no continuation (the filler after a phrase, when heard)."""
+
+    def __init__(self, fa: Automaton, ignore: Iterable[str] = ()) -> None:
+        import numpy as np
+
+        self.start, self.final = fa.start, fa.final
+        self.ids: dict[str, int] = {}
+        src = np.fromiter((a for a, _b, _p, _w in fa.arcs), np.int32, len(fa.arcs))
+        dst = np.fromiter((b for _a, b, _p, _w in fa.arcs), np.int32, len(fa.arcs))
+        word = np.fromiter((-1 if w is None else self.ids.setdefault(w, len(self.ids)) for _a, _b, _p, w in fa.arcs),
+                           np.int32, len(fa.arcs))
+        order = np.argsort(src, kind="stable")
+        self.dst, self.word = dst[order], word[order]
+        self.offsets = np.searchsorted(src[order], np.arange(fa.n + 1)).astype(np.int32)
+        skip = [self.ids[w] for w in ignore if w in self.ids]
+        going_on = (word >= 0) & ~np.isin(word, skip)
+        self.goes_on = np.zeros(fa.n, bool)
+        self.goes_on[src[going_on]] = True
+
+    def _next(self, states: set[int], wid: int) -> set[int]:
+        out: set[int] = set()
+        for s in states:
+            lo, hi = self.offsets[s], self.offsets[s + 1]
+            out.update(self.dst[lo:hi][self.word[lo:hi] == wid].tolist())
+        return out
+
+    def _closure(self, states: set[int]) -> set[int]:
+        out, todo = set(states), list(states)
+        while todo:
+            for t in self._next({todo.pop()}, -1):
+                if t not in out:
+                    out.add(t)
+                    todo.append(t)
+        return out
+
+    def closed(self, words: Sequence[str]) -> bool:
+        """`words` go from the start to the end, and from where they lead no word goes on."""
+        here = self._closure({self.start})
+        for w in words:
+            wid = self.ids.get(w)
+            if wid is None:
+                return False
+            here = self._closure(self._next(here, wid))
+            if not here:
+                return False
+        return self.final in here and not any(self.goes_on[s] for s in here)
+
+
 class _Node:
     __slots__ = ("children", "count", "final")
 

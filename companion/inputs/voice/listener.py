@@ -36,7 +36,7 @@ from companion.session.inbox import Inbox, Line
 from .grammar import SPEAKER, PhraseSet
 from .recognizer import Recognizer, Result
 from .silero import default_segmenter
-from .vad import FRAME, Segmenter, Utterance
+from .vad import FRAME, FRAME_MS, Segmenter, Utterance
 
 #: a name said alone names the speaker of the next utterance if it starts within this many
 #: seconds of sound (a stale name must not make a later command someone else's)
@@ -57,6 +57,14 @@ TALK_FLOOR = 0.08
 #: (its own weights, recognizer.CONFIDENCE_FR) rates right lines far lower — « j'avance la
 #: sept » said right at 0.04 was dropped as talk, so no French game went past its first move
 TALK_FLOORS: dict[str, float] = {"fr": 0.01}
+
+#: after a line of the grammar heard whole with nothing sayable after it (« end game », « ask
+#: Bot 2 for Kigliss eating »; not « Paul », « vingt » or « ask Bot 2 for », which may go on),
+#: this much silence ends the utterance instead of the VAD's 240 ms (`_heard_whole`,
+#: `recognizer.heard_whole`, `fsg.Ends`: utterances already streamed); None: the VAD's silence
+#: always. The VAD's wait was most of the time to an answer (issue 30: 391 / 551 ms against
+#: 300 / 450); bench/voice_latency.py, docs/voice.md « 2026-12-03 (evening) »
+GRAMMAR_END_MS: int | None = 90
 
 #: earcons of push-to-talk: the microphone opens / closes / heard nothing it knows.
 EARCONS = {"open": "listen", "close": "listened", "nothing": "error"}
@@ -203,6 +211,8 @@ class Listener:
     #: thread from the replica told, as soon as it is told (while the table talks), and
     #: `start` does not wait for it; None: `phrases` is asked at each utterance (tests, tools)
     told: Told | None = None
+    #: the silence that ends an utterance heard whole (`GRAMMAR_END_MS`; None: the VAD's always)
+    grammar_end_ms: int | None = GRAMMAR_END_MS
 
     def __post_init__(self) -> None:
         if self.segmenter is None and self.told is None:
@@ -214,6 +224,8 @@ class Listener:
         self._current: PhraseSet | None = None
         self._built: int | None = None  # the generation told that the grammar was built from
         self._acked = 0  # how many `Told` tells had come when the last line was posted
+        #: (last voiced time, silent frames) of the check that last found the line whole
+        self._whole_after: tuple[float, int] | None = None
         self.failed: BaseException | None = None
 
     # ------------------------------------------------------------------ running
@@ -341,6 +353,21 @@ class Listener:
                     active, fed = True, 0
                 rec.feed(np.concatenate(seg.frames[fed:]) if len(seg.frames) > fed else np.zeros(0, np.int16))  # type: ignore[attr-defined]
                 fed = len(seg.frames)
+                if self._heard_whole(seg, rec):  # nothing sayable goes on: no need to wait more
+                    decided = time.monotonic()
+                    rest = seg.silence_to_end() - seg.silent
+                    quiet = seg.frames[-seg.silent:]
+                    whole = seg.end_now()
+                    if whole is not None:
+                        # the decoders get the rest of the VAD's silence, made of the room's sound
+                        # just heard: the confidence was fitted on utterances that end so (cut
+                        # short, « end game » came out 0.07, under the talk floor, and was dropped)
+                        rec.feed(np.concatenate([quiet[k % len(quiet)] for k in range(rest)]) if rest > 0 else  # type: ignore[attr-defined]
+                                 np.zeros(0, np.int16))
+                        self._done(whole, rec.finish(), decided)  # type: ignore[attr-defined]
+                    else:
+                        _abandon(rec)
+                    active = False
             elif streaming and active:  # it ended too short to be a command
                 _abandon(rec)
                 active = False
@@ -358,6 +385,23 @@ class Listener:
                 self._handle(last)
         elif streaming and active:
             _abandon(rec)
+
+    def _heard_whole(self, seg: Segmenter, rec: Any) -> bool:
+        """`grammar_end_ms` of silence after the last voiced frame, and the line heard so far a
+        whole one that nothing sayable goes on from, at this check and at the one before it
+        (pocketsphinx's partial hypothesis wanders while words end: once is not sure)."""
+        if self.grammar_end_ms is None:
+            return False
+        need = max(2, self.grammar_end_ms // FRAME_MS)
+        if seg.silent < need - 1:  # the first check a frame sooner, to have two by then
+            return False
+        whole = getattr(rec, "heard_whole", None)
+        if not (callable(whole) and whole()):
+            self._whole_after = None
+            return False
+        before = self._whole_after
+        self._whole_after = (seg.last_voiced, seg.silent)
+        return before is not None and before[0] == seg.last_voiced and before[1] < seg.silent and seg.silent >= need
 
     def _wait_turn(self) -> None:
         """Until the line posted last is taken and answered, no bot is choosing its move, and

@@ -45,7 +45,8 @@ import numpy as np
 
 from companion import paths
 
-from .fsg import Automaton, automaton
+from . import fsg
+from .fsg import Automaton, Ends, automaton
 from .grammar import PhraseSet
 from .legal import NEAREST, LegalMoves
 from .memory import give_back, give_back_later
@@ -296,6 +297,9 @@ class SphinxRecognizer:
         self._tmp = tempfile.TemporaryDirectory(prefix="companion-voice-")
         self._game: tuple[Any, ...] | None = None  # the game's grammar's state while an answer is heard
         self._answer_key: str | None = None
+        #: where a line of the active grammar ends with nothing after it (`heard_whole`)
+        self._ends: Ends | None = None
+        self._answer_ends: Ends | None = None
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -320,7 +324,7 @@ class SphinxRecognizer:
             if key == self._key:
                 if self._game is not None:  # back from an answer: the game's grammar was kept
                     self._decoder.activate_search(f"s{self._search}")
-                    self._pron, self._prons, self._legal, self._legal_make = self._game
+                    self._pron, self._prons, self._legal, self._legal_make, self._ends = self._game
                     self._game = None
                 self.phrases = phrases
                 return
@@ -364,8 +368,12 @@ class SphinxRecognizer:
             name = f"s{self._search}"
             if self.grammar == "jsgf":
                 self._decoder.add_jsgf_string(name, phrases.jsgf())
+                self._ends = None
             else:
-                self._add_fsg(name, automaton(phrases, shared_commands(self.lang)))
+                fa = automaton(phrases, shared_commands(self.lang))
+                self._add_fsg(name, fa)
+                self._ends = self._ends_of(fa, phrases)
+                del fa
             self._decoder.activate_search(name)
             self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
             # every legal move is made when someone starts speaking in this state (`begin`), not
@@ -383,13 +391,16 @@ class SphinxRecognizer:
         if any(t not in self._known for t in prons):
             return False  # built as any other grammar
         if self._game is None:
-            self._game = (self._pron, self._prons, self._legal, self._legal_make)
+            self._game = (self._pron, self._prons, self._legal, self._legal_make, self._ends)
         if self._answer_key != key:
             if self._answer_key is not None:
                 self._decoder.activate_search(f"s{self._search}")
                 self._decoder.remove_search("answer")
-            self._add_fsg("answer", automaton(phrases, shared_commands(self.lang)))
+            fa = automaton(phrases, shared_commands(self.lang))
+            self._add_fsg("answer", fa)
+            self._answer_ends = self._ends_of(fa, phrases)
             self._answer_key = key
+        self._ends = self._answer_ends
         self._decoder.activate_search("answer")
         self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
         self._prons, self._legal, self._legal_make = prons, None, None
@@ -441,6 +452,28 @@ class SphinxRecognizer:
         self._samples += len(pcm)
         if self.stream_after is not None and self._samples >= self.stream_after * RATE:
             self._start(last=False)
+
+    @staticmethod
+    def _ends_of(fa: Automaton, phrases: PhraseSet) -> Ends:
+        # a filler after the phrase (« … s'il te plaît », when heard: fsg.FILLER) goes on
+        # from no command: the utterance may end before it, the filler heard apart as talk
+        return Ends(fa, ignore=(t for f in phrases.filler for t in f) if fsg.FILLER else ())
+
+    def heard_whole(self) -> bool:
+        """Between `begin` and `finish`, in the listener's thread: whether the words heard so
+        far are a whole line of the grammar after which nothing sayable goes on (`fsg.Ends`),
+        so the utterance may end without the VAD's full silence (`Listener.grammar_end_ms`).
+        Only a streamed utterance (longer than `stream_after`) is asked: a shorter one is
+        decoded whole once it has ended, as before. Started here, from a shorter stretch, or
+        decoded once on trial, the same sound came out with other confidences (« undo »
+        0.53 -> 0.30 and 0.32: pocketsphinx's noise estimate carries from one decode to the next)."""
+        if self._ends is None or self.phrases is None or self._decoder is None:
+            return False
+        if not self._streaming or self._speechless:
+            return False
+        hyp = self._decoder.hyp()  # the best path so far (partial: its last state need not be final)
+        words = hyp.hypstr.split() if hyp is not None else []
+        return bool(words) and self._ends.closed(words)
 
     def _clean(self, pcm: np.ndarray) -> bytes:
         if self._denoiser is not None:

@@ -175,10 +175,18 @@ class Segmenter:
             self.peak = max(self.peak, above)
         else:
             self.silent += 1
-        end = self.quiet_end_frames if self.peak >= self.quiet_db else self.end_frames
-        if self.silent >= end or len(self.frames) >= self.max_frames:
+        if self.silent >= self.silence_to_end() or len(self.frames) >= self.max_frames:
             return self._close()
         return None
+
+    def silence_to_end(self) -> int:
+        """The frames of silence that end the utterance under way (after a clear voice or not)."""
+        return self.quiet_end_frames if self.peak >= self.quiet_db else self.end_frames
+
+    def end_now(self) -> Utterance | None:
+        """End the utterance under way here, before the full silence (the listener heard a
+        whole line that nothing goes on from: `Listener.grammar_end_ms`)."""
+        return self._close() if self.in_speech and self.frames else None
 
     def flush(self) -> Utterance | None:
         """The end of the stream ends an utterance under way."""
