@@ -71,9 +71,9 @@ SETTINGS: dict[str, tuple[dict[str, Any], bool]] = {
     "Silero, no hysteresis, the VAD's end": ({"vad": "silero", "hysteresis": 0.0, "grammar_end_ms": None}, True),
     # a line heard whole with nothing sayable after it ends the utterance after this much
     # silence (listener.GRAMMAR_END_MS), the VAD's 240 ms otherwise
-    "Silero + babble gate, the grammar's end after 60 ms": ({"vad": "default", "grammar_end_ms": 60}, True),
+    "Silero and babble gate, the grammar's end after 60 ms": ({"vad": "default", "grammar_end_ms": 60}, True),
     "in use: Silero + babble gate, the grammar's end after 90 ms": ({"vad": "default", "grammar_end_ms": 90}, True),
-    "Silero + babble gate, the grammar's end after 120 ms": ({"vad": "default", "grammar_end_ms": 120}, True),
+    "Silero and babble gate, the grammar's end after 120 ms": ({"vad": "default", "grammar_end_ms": 120}, True),
 }
 
 

@@ -300,6 +300,8 @@ class SphinxRecognizer:
         #: where a line of the active grammar ends with nothing after it (`heard_whole`)
         self._ends: Ends | None = None
         self._answer_ends: Ends | None = None
+        self._prons: dict[str, tuple[str, ...]] = {}
+        self._phone_memo: tuple[dict[str, tuple[str, ...]], dict[str, str]] = (self._prons, {})
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -675,7 +677,7 @@ class SphinxRecognizer:
             return None
         from rapidfuzz import fuzz, process
 
-        mine = _phone_string(" ".join(said), self._prons)
+        mine = self._phone_chars(said)
         phrases, read = self.phrases, self.phrases.read
         own = read(match.phrase, match.speaker) if read is not None else None
 
@@ -684,7 +686,7 @@ class SphinxRecognizer:
                 or read(p.phrase, match.speaker) != own
 
         def nearest(pool: list[tuple[str, ...]]) -> list[tuple[str, ...]]:  # the RIVALS nearest in phones
-            sounds = [_phone_string(" ".join(r), self._prons) for r in pool]
+            sounds = [self._phone_chars(r) for r in pool]
             ranked = [pool[i] for _s, _score, i in process.extract(mine, sounds, scorer=fuzz.ratio, limit=RIVALS * 2)]
             return [r for r in ranked if another(r)][:RIVALS]
 
@@ -714,6 +716,20 @@ class SphinxRecognizer:
             ours = _phone_string(" ".join(prefix + said + tail), self._prons)
             self.last_rival_edits = Levenshtein.distance(free, ours) - Levenshtein.distance(free, theirs)
         return (heard[0] - other[0]) * per_frame
+
+    def _phone_chars(self, toks: Sequence[str]) -> str:
+        """`_phone_string` of grammar tokens, each token's phones made once a lexicon (2kissa10's
+        hundreds of rivals were tokenised again and looked up one by one: 130 ms a move)."""
+        if self._phone_memo[0] is not self._prons:
+            self._phone_memo = (self._prons, {})
+        memo = self._phone_memo[1]
+        out = []
+        for tok in toks:
+            got = memo.get(tok)
+            if got is None:
+                got = memo[tok] = _phone_string(tok, self._prons)
+            out.append(got)
+        return "".join(out)
 
     def _score_among(self, candidates: list[tuple[str, ...]]) -> tuple[float, int, list[str]] | None:
         """The same sound decoded again among these word sequences alone, each as likely as any
