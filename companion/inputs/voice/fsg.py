@@ -184,23 +184,7 @@ class Automaton:
 
     def accepts(self, words: Sequence[str]) -> bool:
         """Whether this word sequence goes from start to final (for tests and checks)."""
-        by_src: dict[int, list[Arc]] = {}
-        for a in self.arcs:
-            by_src.setdefault(a[0], []).append(a)
-
-        def closure(states: set[int]) -> set[int]:
-            out, todo = set(states), list(states)
-            while todo:
-                for _s, d, _p, w in by_src.get(todo.pop(), ()):
-                    if w is None and d not in out:
-                        out.add(d)
-                        todo.append(d)
-            return out
-
-        here = closure({self.start})
-        for word in words:
-            here = closure({d for s in here for _s, d, _p, w in by_src.get(s, ()) if w == word})
-        return self.final in here
+        return Ends(self).accepts(words)
 
 
 class Ends:
@@ -243,16 +227,25 @@ class Ends:
                     todo.append(t)
         return out
 
-    def closed(self, words: Sequence[str]) -> bool:
-        """`words` go from the start to the end, and from where they lead no word goes on."""
+    def reached(self, words: Sequence[str]) -> set[int]:
+        """The states `words` lead to from the start (none: the automaton has not them)."""
         here = self._closure({self.start})
         for w in words:
             wid = self.ids.get(w)
             if wid is None:
-                return False
+                return set()
             here = self._closure(self._next(here, wid))
             if not here:
-                return False
+                return here
+        return here
+
+    def accepts(self, words: Sequence[str]) -> bool:
+        """`words` go from the start to the end."""
+        return self.final in self.reached(words)
+
+    def closed(self, words: Sequence[str]) -> bool:
+        """`words` go from the start to the end, and from where they lead no word goes on."""
+        here = self.reached(words)
         return self.final in here and not any(self.goes_on[s] for s in here)
 
 

@@ -375,7 +375,6 @@ class SphinxRecognizer:
                 fa = automaton(phrases, shared_commands(self.lang))
                 self._add_fsg(name, fa)
                 self._ends = self._ends_of(fa, phrases)
-                del fa
             self._decoder.activate_search(name)
             self._pron = [(_phone_string(m.phrase, prons), m.phrase) for m in phrases.phrases()]
             # every legal move is made when someone starts speaking in this state (`begin`), not
