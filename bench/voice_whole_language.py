@@ -49,6 +49,13 @@ CONDITIONS = {"clean": (None, None), "white10": ("white", 10.0), "babble10": ("b
 VOICES = {"en": ("en-us", "en+f3"), "fr": ("fr", "fr+f3")}
 SAY = {"en": "ask {player} for {token}", "fr": "je demande {token} à {player}"}
 NAMES = ["Marie", "Bot 1", "Bot 2"]
+
+
+def bot_names(lang: str) -> list[str]:
+    """Marie and two bots, named as the game names them in `lang` (« Robot 1 » in French)."""
+    from companion.narration import Msg, catalog
+
+    return ["Marie"] + [catalog(lang).text(Msg("core.bot_name", n=i)) for i in (1, 2)]
 STREAM = 0  # --stream: samples per chunk fed (0: each utterance whole, `recognize`)
 #: --listener: each try said after these seconds of quiet, through the live listener itself
 #: (its VAD's segmenting, streamed decode and dither), each lead apart: the same sound landed
@@ -56,11 +63,11 @@ STREAM = 0  # --stream: samples per chunk fed (0: each utterance whole, `recogni
 LEADS: tuple[float, ...] = ()
 
 
-def states(n: int) -> list[Match]:
+def states(n: int, names: list[str] = NAMES) -> list[Match]:
     game, _ui, _bots = load(find("kikoi"))
     out = []
     for seed in range(1, n + 1):
-        match = Match(game, NAMES, seed)
+        match = Match(game, names, seed)
         while not match.over and not (match.current == 0 and match.state.phase == ASK):
             match.play(match.current, match.legal(match.current)[0])
         if not match.over:
@@ -98,7 +105,7 @@ def run(setting: str, matches: list[Match], lang: str = "en", voices: tuple[str,
             rec.set_phrases(ps)
             compile_s.append(time.perf_counter() - t)
             for action, is_legal in tries:
-                text = SAY[lang].format(player=NAMES[action.target], token=token_name(action.token, lang))
+                text = SAY[lang].format(player=match.players[action.target], token=token_name(action.token, lang))
                 for voice in voices or VOICES[lang]:
                     pcm = synth.utterance(text, voice, 160, snr, seed=action.token, noise=kind or "white")
                     t = time.perf_counter()
@@ -450,7 +457,7 @@ def main() -> None:
     if margins:  # the check runs and keeps its margin, but reads nothing back: tabulated below
         from companion.games.kikoi import phrases as kikoi_phrases
         kikoi_phrases.LEGAL_RIVALS = -float("inf")
-    matches = states(args.seeds)
+    matches = states(args.seeds, bot_names(args.lang))
     voices = tuple(VOICES[args.lang]) + (tuple(v for v in synth.FLITE_VOICES[:2] + synth.FESTIVAL_VOICES[:1]
                                                if synth.available(v)) if args.held_out and args.lang == "en" else ())
     if args.held_out and args.lang == "fr":  # fr-ch left out: espeak-ng says it with fr's own samples
