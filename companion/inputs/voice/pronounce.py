@@ -74,8 +74,15 @@ ESPEAK_VOICE = {"en": "en-us", "fr": "fr"}
 # more ways to say a word, beside espeak-ng's (issue 30): « non » alone, its nasal vowel heard
 # by the English model as a vowel without N (bench/voice_answers.py: 6 of 12 « non » heard
 # right, 5 more as « annule », against 0 with « N OW N » alone); « un » likewise (« j'avance la
-# un » heard right for 3 of 6 voices, against 0 of 6)
-VARIANTS: dict[str, dict[str, tuple[str, ...]]] = {"fr": {"non": ("N AO", "N OW"), "un": ("AH", "UH N", "ER N")}}
+# un » heard right for 3 of 6 voices, against 0 of 6); the digit « 1 » (« à Robot 1 ») also
+# ER: fr+f5 and fr+Andy, never fitted on, heard every « Robot 1 » as « Robot 2 » (D ER); chosen
+# on the fitting voices' KIKOI requests among AH, ER and « 2 » as D AH or D EH (AH and D EH
+# made « 3 plus 4 » « 1 plus 4 » and « plus 9 » « plus 2 »; ER kept every equation of
+# tests/voice/test_voice_null_hop.py): bench/voice_whole_language.py --lang fr --held-out,
+# docs/voice.md « 2026-12-03 (night) »
+VARIANTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "fr": {"non": ("N AO", "N OW"), "un": ("AH", "UH N", "ER N"), "1": ("ER",)},
+}
 
 
 def espeak_available() -> bool:
