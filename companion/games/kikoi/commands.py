@@ -97,17 +97,17 @@ def on_said(c: Said, match: Match[Any, Any], seat: int, view: Any) -> tuple[Inte
         # « kipirat », or a close spelling of it (« kipira », « kipirrat »), steals
         if "steal" in verbs or KIPIRAT in found.reds:
             return Act(Pirate(True)), view
-        return (Act(Pirate(False)) if "let_pass" in verbs else None), view
+        return (Act(Pirate(False)) if "let_pass" in verbs else _not_now(c, phase, seat)), view
     if phase == REDS:
         # RULES KI-3: the table says the red tokens are in the bag (« prêt », « oui »).
-        return (Act(RedsIn()) if verbs & {"yes", "ready"} else None), view
+        return (Act(RedsIn()) if verbs & {"yes", "ready"} else _not_now(c, phase, seat)), view
     if phase == ANSWER:
         if verbs & {"no", "refuse"}:
             return Act(Reply(False)), view
-        return (Act(Reply(True)) if verbs & {"yes", "give"} else None), view
+        return (Act(Reply(True)) if verbs & {"yes", "give"} else _not_now(c, phase, seat)), view
     if phase in (DEAL, DRAW) or (phase == ASK and legal and isinstance(legal[0], Drew)):
         if found.empty:
-            return None, view
+            return _not_now(c, DRAW if phase == ASK else phase, seat), view  # a draw told at a real table
         if c.player is not None and c.player != seat:
             # « Bruno, kigliss maison » while Anne tells hers: Bruno speaking, not Anne's token
             # (RULES KI-2: each player draws their own tokens; at a physical table they tell them in turn)
@@ -122,15 +122,24 @@ def on_said(c: Said, match: Match[Any, Any], seat: int, view: Any) -> tuple[Inte
     if found.empty and c.player is None:
         if "draw" in verbs:
             return Refuse([say("kikoi.no_free_draw", Priority.IMPORTANT, "error", seat)]), view
-        return None, view
+        return _not_now(c, phase, seat), view
     if verbs - {"give"}:
-        return None, view  # « je pioche le kigliss » outside a draw: no request
+        return _not_now(c, phase, seat), view  # « je pioche le kigliss » outside a draw: no request
     everyone = phase == KIKONK_ASK or c.everyone
     return _request(match, seat, found, [] if c.player is None else [c.player], everyone), view
 
 
 HANDLERS: dict[type, Handler] = {Learn: readings.on_learn, Describe: readings.on_describe, Board: readings.on_board,
                                  Log: readings.on_log, Status: readings.on_status, Said: on_said}
+
+
+def _not_now(c: Said, phase: str, seat: int) -> Intent | None:
+    """A request, or a turn or answer word, while the table waits for something else (an
+    answer, the Kipirat, the red tokens, a request): refused with what the table waits for, as
+    the rules refuse it (`wrong_phase`), never « not understood »."""
+    if (c.token is None or c.token.empty) and c.player is None and not c.verbs:
+        return None
+    return Refuse([say("kikoi.refused.wrong_phase", Priority.IMPORTANT, "error", seat, phase=Msg(f"kikoi.phase.{phase}"))])
 
 
 def _request(match: Match[Any, Any], seat: int, found: Found, targets: list[int], everyone: bool) -> Intent:
@@ -190,11 +199,6 @@ def _token_then(found: Found, seat: int, make: Callable[[int], Intent]) -> Inten
     return Ask(q, resolve)
 
 
-def legal_is_request(game: Rules, state: Any, seat: int) -> bool:
-    legal = game.legal_actions(state, seat)
-    return bool(legal) and isinstance(legal[0], AskAction)
-
-
 class KikoiUI(GameUI):
     game: Rules
     tokens = KikoiTokens()  # laid on the token reader (issue #23)
@@ -230,27 +234,7 @@ class KikoiUI(GameUI):
         return readings.status(self.game, match, seat)
 
     def turn_prompt(self, match: Match[Any, Any], seat: int) -> list[Utterance]:
-        state = match.state
-        name = Raw(match.players[seat])
-        phase = state.phase
-        if phase == PIRATE and state.pending is not None:
-            return [say("kikoi.prompt.pirate", Priority.MESSAGE, "question", seat, player=name,
-                        token=narration.tok(state.pending[0]))]
-        if phase == ANSWER and state.request is not None:
-            asker, _target, t = state.request
-            return [say("kikoi.prompt.answer", Priority.MESSAGE, "question", None, player=name,
-                        asker=Raw(match.players[asker]), token=narration.tok(t))]
-        if phase == DEAL:
-            return [say("kikoi.prompt.deal", Priority.MESSAGE, "turn", seat, player=name, n=state.deal_left)]
-        if phase == REDS:
-            return [say("kikoi.prompt.reds", Priority.MESSAGE, "question", None, player=name)]
-        if phase == DRAW:
-            return [say("kikoi.prompt.draw", Priority.MESSAGE, "draw", None, player=name)]
-        if phase == KIKONK_ASK:
-            return [say("kikoi.prompt.kikonk", Priority.MESSAGE, "turn", None, player=name)]
-        if phase == ASK and legal_is_request(self.game, state, seat):
-            return [say("kikoi.prompt.ask", Priority.MESSAGE, "turn", None, player=name)]
-        return [say("core.your_turn", player=name, earcon="turn")]
+        return readings.turn_prompt(self.game, match, seat)
 
     def refusal(self, exc: IllegalAction, match: Match[Any, Any], seat: int) -> list[Utterance]:
         """Why, kindly, to the player alone; never whose board a token is on; then what is possible."""

@@ -14,7 +14,7 @@ from companion.narration import Msg, Priority, Raw, Utterance, say, secret, stan
 
 from . import narration
 from .notation import Found
-from .rules import ANSWER, ASK, DEAL, KIKONK_ASK, PIRATE, REDS, DrawBlind, Drew, Pass, Rules
+from .rules import ANSWER, ASK, DEAL, DRAW, KIKONK_ASK, PIRATE, REDS, DrawBlind, Drew, Pass, Rules
 from .rules import Ask as AskAction
 from .tokens import KIKOI, MOMENTS, RED, white
 
@@ -210,3 +210,33 @@ def status(game: Rules, match: Match[Any, Any], seat: int | None) -> list[Uttera
                 out.append(say("kikoi.final_days" if b else "kikoi.final_none", Priority.TEXT, to=seat,
                                player=Raw(match.players[s]), n=len(b), days=[narration.kikoi(k) for k in b]))
     return out
+
+
+def legal_is_request(game: Rules, state: Any, seat: int) -> bool:
+    legal = game.legal_actions(state, seat)
+    return bool(legal) and isinstance(legal[0], AskAction)
+
+
+def turn_prompt(game: Rules, match: Match[Any, Any], seat: int) -> list[Utterance]:
+    """Whose turn it is and what the table waits for, in the words of the phase."""
+    state = match.state
+    name = Raw(match.players[seat])
+    phase = state.phase
+    if phase == PIRATE and state.pending is not None:
+        return [say("kikoi.prompt.pirate", Priority.MESSAGE, "question", seat, player=name,
+                    token=narration.tok(state.pending[0]))]
+    if phase == ANSWER and state.request is not None:
+        asker, _target, t = state.request
+        return [say("kikoi.prompt.answer", Priority.MESSAGE, "question", None, player=name,
+                    asker=Raw(match.players[asker]), token=narration.tok(t))]
+    if phase == DEAL:
+        return [say("kikoi.prompt.deal", Priority.MESSAGE, "turn", seat, player=name, n=state.deal_left)]
+    if phase == REDS:
+        return [say("kikoi.prompt.reds", Priority.MESSAGE, "question", None, player=name)]
+    if phase == DRAW:
+        return [say("kikoi.prompt.draw", Priority.MESSAGE, "draw", None, player=name)]
+    if phase == KIKONK_ASK:
+        return [say("kikoi.prompt.kikonk", Priority.MESSAGE, "turn", None, player=name)]
+    if phase == ASK and legal_is_request(game, state, seat):
+        return [say("kikoi.prompt.ask", Priority.MESSAGE, "turn", None, player=name)]
+    return [say("core.your_turn", player=name, earcon="turn")]
