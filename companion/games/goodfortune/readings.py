@@ -109,8 +109,8 @@ def on_discards(c: Discards, match: Match[Any, Any], seat: int, view: Any) -> tu
 
 
 def on_medallion(c: Medallion, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    if match.state.phase == "declare":
-        return None, view  # no medallion before the deal is done
+    if match.state.phase == "declare":  # no medallion before the deal is done
+        return _answer(seat, [Msg("goodfortune.medallion_not_yet")], "medallion"), view
     return _answer(seat, [medallion(match.state, match)], "medallion"), view
 
 

@@ -212,8 +212,8 @@ def on_turn(c: Turn, match: Match[Any, Any], seat: int, view: Any) -> tuple[Inte
 def on_orient(c: Orient, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
     d = draft_of(match, view)
     e = edge_of_clock(c.hour)
-    if e is None:
-        return None, d
+    if e is None:  # an even hour is a corner of the hexagon, not an edge
+        return Refuse([answer("kaliko.orient_no_edge", seat, clock=c.hour)]), d
     if not d.placed:
         return Refuse([answer("kaliko.nothing_placed", seat)]), d
     q, r, ot, board = _last_apart(match, d)

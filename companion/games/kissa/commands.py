@@ -107,8 +107,7 @@ def on_row_digits(c: RowDigits, match: Match[Any, Any], seat: int, view: Any) ->
 
 
 def on_start(c: Start, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    if match.state.phase != ENTRY:
-        return None, view
+    # after the board is set, the rules refuse it with why (« board_already_set », T-1)
     return Act(StartPlay(c.player or 0)), view
 
 
@@ -124,7 +123,8 @@ def on_declare(c: NoSolution, match: Match[Any, Any], seat: int, view: Any) -> t
 
 
 def on_reply(c: Reply, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    return None, view  # « la suite », « le deuxième »: only while « which reading? » waits
+    # « la suite », « le deuxième »: only while « which reading? » waits (the question reads them)
+    return Refuse([say("kissa.no_reading_asked", Priority.IMPORTANT, "error", seat)]), view
 
 
 HANDLERS: dict[type, Handler] = {

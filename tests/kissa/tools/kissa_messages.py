@@ -256,6 +256,10 @@ m("kissa.status", "Where the game stands. {player}: whose turn; {scores}; {n}: t
   ("{player} to play. Scores: {scores}. {n} token left.", "{player} to play. Scores: {scores}. {n} tokens left."),
   terse=(("{player}. {scores}. {n} jeton.", "{player}. {scores}. {n} jetons."), ("{player}. {scores}. {n} token.", "{player}. {scores}. {n} tokens.")))
 
+# issue 24: a « which reading? » answer with no question waiting is refused with what to say
+m("kissa.no_reading_asked", "An answer to « which reading? » (« le deuxième », « la suite », « peu importe ») said when no such question waits.",
+  "Aucune question n'attend de réponse : dis ton équation.", "No question is waiting for that answer: say your equation.")
+
 # --- refusals (kissa.refused.<IllegalAction code>) -----------------------------------------------
 R = [
     ("game_over", "The game is over.", "La partie est finie.", "The game is over."),
