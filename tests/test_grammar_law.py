@@ -5,9 +5,13 @@ command it logs (`InputTaken`):
 1. every phrase `GameUI.phrases` lists, said in that state, is taken with its listed command,
    never as not understood: a move is played (or read back, or asked about), a query
    answered; a shared word may be refused with its reason (« annule » with nothing to undo);
-2. every command a game's grammar reads has a handler, which gives an intent, or a refusal
-   with a reason code when the match refuses it;
-3. reading a line changes no state: neither the match nor the game's UI.
+2. every command a game's grammar reads — the listed phrases of every seat and lines of the
+   whole well-formed language (`Grammar.language`: any token, player, number, cell, legal now
+   or not, in any phase) — has a handler, and the core takes it: played, asked, answered, or
+   refused with a reason of a message of its own, never « not understood » (one kind left to
+   « not understood » on measurements: `NOT_UNDERSTOOD_ON_PURPOSE`);
+3. reading a line changes no state: neither the match, the game's UI nor the seats' views
+   the session holds.
 
 Kaliko's play being built (and its cursor) is the seat's view, held by the session: law 3
 holds for it as for the others.
@@ -22,12 +26,13 @@ from typing import Any
 
 import pytest
 
-from companion.core import IllegalAction, Match, find
-from companion.games.base import Act, Ambiguous, Confirm, Seq
+from companion.core import Match, find
+from companion.games.base import Ambiguous
 from companion.language import pick, shared_phrases
+from companion.narration import Msg
 from companion.session.core import Seat, SessionCore
 from companion.session.inbox import Line
-from companion.session.outputs import InputTaken
+from companion.session.outputs import InputTaken, Say
 
 PLAYERS = ["Marie", "Paul", "Zoé", "Chloé"]
 TAKEN = ("shared", "act", "confirm", "ask", "answer")
@@ -73,11 +78,11 @@ def _taken(outputs: list[Any]) -> InputTaken:
     return got[0]
 
 
-def _snapshot(core: SessionCore) -> tuple[str, Any]:
+def _snapshot(core: SessionCore) -> tuple[str, Any, Any]:
     match = core.match
     state = json.dumps(match.game.state_to_json(match.state), sort_keys=True)
     ui = {k: v for k, v in vars(core.ui).items() if k not in ("game", "views")}
-    return state, copy.deepcopy(ui)
+    return state, copy.deepcopy(ui), copy.deepcopy(dict(core.views))
 
 
 @pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
@@ -115,31 +120,59 @@ def test_the_games_on_the_grammar_are_the_ones_named() -> None:
         assert (pkg.UI(game).grammar() is not None) == (name in ON_GRAMMAR), name
 
 
+def _whole_lines(core: SessionCore, seat: int, lang: str, n: int, rng: random.Random) -> list[str]:
+    """`n` lines of the game's whole well-formed language in `lang` (`Grammar.language`: every
+    rule, a random value in each slot: every token, player, number, cell), legal now or not."""
+    ui = core.ui
+    seqs, values = ui.grammar().language(lang, dict(ui.context(core.match, seat)))
+    return [" ".join(w if isinstance(w, str) else rng.choice(values[w[0]]) for w in rng.choice(seqs))
+            for _ in range(n)]
+
+
+def _reason_ids(outputs: list[Any]) -> list[str]:
+    """The message ids said by a refusal."""
+    return [p.id for o in outputs if isinstance(o, Say) for p in o.utterance.parts if isinstance(p, Msg)]
+
+
+# RULES GF: at the push, a tile is pushed by its number alone; a number said with a charm is
+# « not understood » (typed: the three nearest commands), not refused: refused with why, real
+# talk heard by voice as « 8 four leaf clover » was answered at once 9 of 84 against 6 (commit
+# 3159d1e, docs/voice.md « 2026-12-03 (afternoon) »). The one kind of well-formed line a handler
+# leaves to « not understood », on measurements.
+NOT_UNDERSTOOD_ON_PURPOSE = {("goodfortune", "push", "Tiles")}
+
+
 @pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), GRAMMAR_CASES,
                          ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in GRAMMAR_CASES])
-def test_every_command_read_has_a_handler_giving_an_intent_or_a_reasoned_refusal(name, options, n, lengths, tried):
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_command_read_has_a_handler_giving_an_intent_or_a_reasoned_refusal(name, options, n, lengths, tried, lang):
+    """Through the session core: every listed phrase of every seat and lines of the whole
+    well-formed language (legal now or not, any phase) are taken — played, asked, answered or
+    refused with the reason of a message of the game's own — never « not understood »."""
     for steps in lengths:
         seed = steps + 5
         pkg, actions = _state(name, options, n, steps, seed)
-        core = _core(pkg, name, options, n, seed, actions, "fr")
-        ui, match = core.ui, core.match
+        probe = _core(pkg, name, options, n, seed, actions, lang)
+        ui, match = probe.ui, probe.match
         assert ui.grammar() is not None, name
+        shared = {c for _p, c in shared_phrases(lang)}
+        rng = random.Random(seed)
         for seat in range(n):
-            for lang in ("fr", "en"):
-                shared = {c for _p, c in shared_phrases(lang)}
-                for phrase, listed in ui.phrases(match, seat, lang).concrete[:tried]:
-                    command = ui.command(phrase, match, seat)
-                    if listed in shared:
-                        continue  # a shared word, taken by the session (tests/test_session*.py)
-                    assert isinstance(command, Ambiguous) or type(command) in ui.HANDLERS, command
-                    intent, _view = ui.handle(command, match, seat, None)
-                    assert intent is not None, (phrase, command)
-                    for item in intent.items if isinstance(intent, Seq) else [intent]:
-                        if isinstance(item, (Act, Confirm)):
-                            try:
-                                match.check(seat, item.action)
-                            except IllegalAction as exc:
-                                assert exc.code, (phrase, item)
+            lines = [p for p, c in ui.phrases(match, seat, lang).concrete[:tried] if c not in shared]
+            lines += _whole_lines(probe, seat, lang, tried // 2, rng)
+            for line in lines:
+                command = ui.command(line, match, seat)
+                assert isinstance(command, Ambiguous) or type(command) in ui.HANDLERS, (line, command)
+                phase = getattr(match.state, "phase", None)
+                if (name, phase, type(command).__name__) in NOT_UNDERSTOOD_ON_PURPOSE:
+                    continue
+                core = _core(pkg, name, options, n, seed, actions, lang)
+                outputs = core.handle(Line(line, seat=seat))
+                taken = _taken(outputs)
+                assert taken.outcome in (*TAKEN, "refuse"), (lang, steps, seat, line, command, taken)
+                if taken.outcome == "refuse":
+                    ids = _reason_ids(outputs)
+                    assert ids and "core.refused.other" not in ids, (line, ids)  # a reason of its own
 
 
 LINES = ["aide", "mon plateau", "demande à Paul le kigliss qui dort", "je pioche", "gauche", "12", "douze mati",
