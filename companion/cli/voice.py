@@ -160,7 +160,9 @@ def command_json(command: Any, ui: Any) -> Any:
 def taken_as(result: Any, phrases: PhraseSet, ui: Any, match: Any, seat: int) -> dict[str, Any]:
     """`command` (what the line is: the game's typed command, or a shared word) and `read_back`
     (whether the session would read it back before anything changes), asked of a session core
-    on a replica of the match: the session's own rules, not a copy of them (issue 24)."""
+    on a replica of the match: the session's own rules, not a copy of them (issue 24). A line
+    heard below the talk floor is what the live listener drops as talk: `talk` true, no command."""
+    from companion.inputs.voice.listener import is_talk
     from companion.session import Seat, SessionCore
     from companion.session.commands import global_command
     from companion.session.inbox import Line
@@ -168,6 +170,8 @@ def taken_as(result: Any, phrases: PhraseSet, ui: Any, match: Any, seat: int) ->
 
     if result.line is None:
         return {"command": None, "read_back": False}
+    if is_talk(result.confidence, phrases.lang):  # the live listener drops it as talk: no command
+        return {"command": None, "read_back": False, "talk": True}
     command = phrases.read(result.line, None) if phrases.read is not None else None
     word = global_command(result.line)
     shown = command_json(command, ui) if command is not None else ({"kind": "shared", "word": word} if word else None)

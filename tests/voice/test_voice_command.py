@@ -41,8 +41,22 @@ def test_recognize_json_gives_the_command_and_whether_it_is_read_back(tmp_path, 
     write_wav(wav, synth.utterance("undo", "en-us", 160))
     assert voice_main(["recognize", str(wav), "--game", "goodfortune", "--lang", "en", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["command"] == {"kind": "shared", "word": "undo"}
-    assert out["read_back"] == (out["confidence"] < CONFIDENCE_THRESHOLD)
+    if out.get("talk"):  # below the talk floor the live listener drops it: so does the JSON
+        assert out["command"] is None and out["read_back"] is False and out["confidence"] < TALK_FLOOR
+    else:
+        assert out["command"] == {"kind": "shared", "word": "undo"}
+        assert out["read_back"] == (out["confidence"] < CONFIDENCE_THRESHOLD)
+
+
+def test_recognize_json_says_talk_where_the_listener_drops_a_line_as_talk():
+    from companion.cli.voice import taken_as
+
+    ui, match, seat = goodfortune()
+    ps = sayable_now(ui, match, seat, "en")
+    unsure = taken_as(Result("undo", "undo", "undo", TALK_FLOOR / 2), ps, ui, match, seat)
+    assert unsure == {"command": None, "read_back": False, "talk": True}
+    doubt = taken_as(Result("undo", "undo", "undo", (TALK_FLOOR + CONFIDENCE_THRESHOLD) / 2), ps, ui, match, seat)
+    assert doubt == {"command": {"kind": "shared", "word": "undo"}, "read_back": True}
 
 
 def listener_on(ui, match, seat):

@@ -58,6 +58,11 @@ TALK_FLOOR = 0.08
 #: sept » said right at 0.04 was dropped as talk, so no French game went past its first move
 TALK_FLOORS: dict[str, float] = {"fr": 0.01}
 
+
+def is_talk(confidence: float, lang: str) -> bool:
+    """A line heard so unsure that it is talk at the table, not a command (`TALK_FLOOR`)."""
+    return confidence < TALK_FLOORS.get(lang, TALK_FLOOR)
+
 #: after a line of the grammar heard whole with nothing sayable after it (« end game », « ask
 #: Bot 2 for Kigliss eating »; not « Paul », « vingt » or « ask Bot 2 for », which may go on),
 #: this much silence ends the utterance instead of the VAD's 240 ms (`_heard_whole`,
@@ -481,7 +486,7 @@ class Listener:
             return Line(text=heard, seat=self.seat, source="voice", confidence=result.confidence, heard=heard,
                         nearest=self._nearest(heard))
         text = f"{who}: {result.line}" if who and self.seat is None else result.line
-        if result.confidence < TALK_FLOORS.get(getattr(self.recognizer, "lang", ""), TALK_FLOOR):
+        if is_talk(result.confidence, getattr(self.recognizer, "lang", "")):
             return Line(text=text, seat=self.seat, source="voice", confidence=result.confidence, heard=heard, talk=True)
         read = self._current.read if self._current is not None else None
         command = read(result.line, who) if read is not None else None
