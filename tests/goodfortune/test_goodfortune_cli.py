@@ -155,6 +155,21 @@ def test_guided_entry_spoken_lines_with_checks_and_undo():
     assert e.done and e.deck().tiles == d.tiles
 
 
+def test_guided_entry_hears_the_shared_words_of_the_tables_in_either_language():
+    """Issue 24: the entry's undo / help / repeat / quit are the shared words of
+    language/<lang>/shared.json, « liste » its own table's (goodfortune.json, deck_entry)."""
+    e = DeckEntry("grenier")
+    e.feed("clover+mati:4")
+    assert len(e.tiles) == 1
+    first = [m.id for m in e.feed("undo")]
+    assert first[0] == "goodfortune.entry.undone" and not e.tiles
+    assert [m.id for m in e.feed("annuler")][0] == "goodfortune.entry.nothing_to_undo"
+    assert [m.id for m in e.feed("what can I do")][0] == "goodfortune.entry.help"
+    assert [m.id for m in e.feed("paires libres")][0] == "goodfortune.entry.free_pairs"
+    assert e.feed("répète") == [e.prompt()]
+    assert not e.quit and e.feed("end game") and e.quit
+
+
 def test_guided_entry_run_saves_resumes_and_loads(tmp_path):
     d = synthetic()
     lines = _lines_for(d)

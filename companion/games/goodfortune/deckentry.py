@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.core.text import fold
+from companion.language import shared_command_of
+from companion.language.tables import groups
 from companion.narration import Msg, catalog
 
 from .deck import SYNTHETIC, Deck, free_pairs, make_deck
@@ -21,11 +23,14 @@ from .notation import NotationError, parse_spoken_tile, parse_tile
 from .speech import charm_msg, tile_msg
 from .tiles import CHARMS, DIE_VALUES, N_TILES, Tile
 
-UNDO = {"annule", "annuler", "retour", "undo", "back"}
-LIST = {"liste", "reste", "restes", "paires", "list", "left", "pairs"}
-HELP = {"aide", "help", "quoi", "what"}
-QUIT = {"quitte", "quitter", "stop", "arrete", "quit", "exit"}
-REPEAT = {"repete", "repeter", "repeat", "again", "encore"}
+
+def _word(line: str) -> str | None:
+    """What a line is besides a tile, in any language: a shared word (« annule », « aide »,
+    « répète », « quitte »: `language/<lang>/shared.json`) or the entry's own « liste »
+    (`goodfortune.json`, `deck_entry`)."""
+    if fold(line) in groups("goodfortune", "deck_entry").get("list", ()):
+        return "list"
+    return shared_command_of(line)
 
 
 def pair_msg(pair: frozenset[str] | tuple[str, str]) -> Msg:
@@ -61,22 +66,22 @@ class DeckEntry:
 
     def feed(self, line: str) -> list[Msg]:
         """Answer one line: a tile, or undo / list / help / repeat / quit."""
-        word = fold(line)
-        if not word:
+        if not fold(line):
             return [self.prompt()]
-        if word in UNDO:
+        word = _word(line)
+        if word == "undo":
             if not self.tiles:
                 return [Msg("goodfortune.entry.nothing_to_undo"), self.prompt()]
             gone = self.tiles.pop()
             return [Msg("goodfortune.entry.undone", tile=tile_msg(gone)), self.prompt()]
-        if word in LIST:
+        if word == "list":
             return [Msg("goodfortune.entry.free_pairs", n=len(free_pairs(self.tiles)),
                         pairs=[pair_msg(p) for p in free_pairs(self.tiles)]), self.prompt()]
-        if word in HELP:
+        if word == "help":
             return [Msg("goodfortune.entry.help"), self.prompt()]
-        if word in REPEAT:
+        if word == "repeat":
             return [self.prompt()]
-        if word in QUIT:
+        if word == "quit":
             self.quit = True
             return [Msg("goodfortune.entry.stopped", n=len(self.tiles))]
         tile, problem = self._understand(line)
