@@ -11,7 +11,8 @@ holds (a word within a few letters of one of its words counts in part: « demand
 only orders phrases that share as much. Both sides are
 folded, number words written as digits (« vingt et un » is 21), as the voice's transcript
 matcher does; a cell is one word (« C4 », « c 4 »); the shared filler, the small words a
-speaker adds (articles, « en », "at", « qu'est-ce »: `SMALL`) and single letters weigh nothing.
+speaker adds (articles, « en », "at", « qu'est-ce »: the `"small"` words of each language's
+shared table) and single letters weigh nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from companion.core.text import fold
 
 from .grammar import strip_filler
+from .tables import table
 
 #: a word within this spelling similarity (rapidfuzz ratio, 0..100) of a phrase's word counts
 #: in part (its similarity); shorter words must be equal
@@ -33,12 +35,6 @@ CLOSE = 80
 CLOSE_MIN_LENGTH = 4
 #: how much the spelling distance (0..1) adds, to order phrases that share as much
 SPELLING = 0.2
-#: the small words a player adds or drops around a command, per language (as the voice's
-#: transcript matcher has them): they weigh nothing
-SMALL = {"en": frozenset({"the", "a", "an", "please", "um", "uh", "er", "and", "so", "ok", "okay", "now", "then",
-                          "well", "i", "at", "of", "to", "is"}),
-         "fr": frozenset({"le", "la", "les", "l", "un", "une", "euh", "s", "il", "te", "plait", "vous", "et", "alors",
-                          "bon", "je", "j", "en", "a", "de", "du", "d", "qu", "ce", "est"})}
 #: how much the share of the phrase's own weight the line says adds (a short phrase the line
 #: says whole before a long one it names a part of)
 PRECISION = 0.3
@@ -48,11 +44,18 @@ PRECISION = 0.3
 VALUE = 3.0
 
 
+@functools.cache
+def small_words(lang: str) -> frozenset[str]:
+    """The small words a player adds or drops around a command (`language/<lang>/shared.json`,
+    `"small"`), as this module reads words: they weigh nothing."""
+    return frozenset(t for w in table("shared", lang).get("small", []) for t in _TOKEN.findall(fold(w)))
+
+
 def nearest_phrases(line: str, phrases: Sequence[tuple[str, str | None]], lang: str, n: int) -> list[str]:
     """The `n` phrases of `phrases` ((phrase, command) pairs) nearest `line`, one per command."""
     from rapidfuzz import fuzz, utils
 
-    small = SMALL.get(lang, frozenset())
+    small = small_words(lang)
     said = [t for t in _words(strip_filler(line) or line, lang) if t not in small and (len(t) > 1 or t.isdigit())]
     words = [set(_words(p, lang)) for p, _c in phrases]
     df = Counter(w for ws in words for w in ws)

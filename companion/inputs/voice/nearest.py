@@ -23,6 +23,7 @@ of the next one (`MARGIN`); anything else is talk, never a command.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import threading
 from collections.abc import Sequence
@@ -57,11 +58,6 @@ HOMOPHONES = {
            "j'ai": "g", "paix": "p", "vé": "v", "et": "e", "hache": "h", "ha": "a", "bé": "b", "be": "b",
            "quatre": "4", "cat": "4", "deux": "2", "trois": "3", "cinq": "5", "saint": "5", "un": "1", "une": "1"},
 }
-#: small words a speaker adds or drops around a command (cost FILLER)
-FILLER = {"en": {"the", "a", "an", "please", "um", "uh", "er", "and", "so", "ok", "okay", "now", "then", "well",
-                 "i", "at", "of"},
-          "fr": {"le", "la", "les", "l", "un", "une", "euh", "s'il", "te", "plait", "vous", "et", "alors", "bon",
-                 "je", "j", "en", "a", "de", "du", "d"}}
 TENS = {("13", "30"), ("14", "40"), ("15", "50"), ("16", "60"), ("17", "70"), ("18", "80"), ("19", "90")}
 
 HOMOPHONE = 0.15
@@ -121,8 +117,19 @@ def word_cost(a: str, b: str, lang: str) -> float:
     return min(1.0, float(Levenshtein.normalized_distance(a, b)) * 1.2)
 
 
+@functools.cache
+def small_words(lang: str) -> frozenset[str]:
+    """The small words a speaker adds or drops around a command (cost FILLER_COST): the
+    `"small"` words of `language/<lang>/shared.json` (English where a language has none), as
+    this module reads words (« s'il » one word)."""
+    from companion.language.tables import table
+
+    said = table("shared", lang).get("small") or table("shared", "en").get("small", [])
+    return frozenset(fold_token(t) for w in said for t in _TOKEN.findall(w))
+
+
 def insert_cost(word: str, lang: str) -> float:
-    return FILLER_COST if word in FILLER.get(lang, FILLER["en"]) else 1.0
+    return FILLER_COST if word in small_words(lang) else 1.0
 
 
 def distance(heard: Sequence[str], phrase: Sequence[str], lang: str) -> float:

@@ -79,11 +79,17 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
-# The words the big buttons send, in the page's language (the same words as the keyboard).
-BUTTONS = {
-    "fr": [("repeat", "répète"), ("status", "état"), ("help", "aide"), ("yes", "oui"), ("no", "non")],
-    "en": [("repeat", "repeat"), ("status", "status"), ("help", "help"), ("yes", "yes"), ("no", "no")],
-}
+# The shared commands the big buttons send, in this order.
+BUTTONS = ("repeat", "status", "help", "yes", "no")
+
+
+def button_words(lang: str) -> list[tuple[str, str]]:
+    """(command, word) of each big button: the first word of that command in the page's
+    language's shared table (`language/<lang>/shared.json`), the same word as the keyboard's."""
+    from companion.language.tables import spoken
+
+    words = spoken("shared", "words", lang)
+    return [(cmd, str(words[cmd][0])) for cmd in BUTTONS]
 
 
 def _t(lang: str, msg_id: str, **params: Any) -> str:
@@ -453,7 +459,7 @@ class WebHub:
                   if earlier else "")
         base = f"{PREFIX}/s/{request.match_info['token']}"
         buttons = "".join(f'<button type="button" data-say="{html.escape(word)}">{t("core.web.button." + cmd)}</button>'
-                          for cmd, word in BUTTONS.get(lang, BUTTONS["fr"]))
+                          for cmd, word in button_words(lang))
         title = t("core.web.title", player=name, game=self.game_title)
         page = (
             f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
