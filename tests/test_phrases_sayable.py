@@ -196,6 +196,22 @@ def test_yes_and_no_go_to_the_game_when_it_reads_them():
         assert understood(ui, word, match, seat, "fr") == (outcome, action_command(ui.game, Reply(give)))
 
 
+def test_yes_and_no_stay_shared_words_where_the_game_waits_for_a_request():
+    """A bare « oui » in KIKOI's ask phase is no request: the shared word, listed (the voice
+    hears it, to answer a read-back), and « nothing to confirm » with nothing waiting; a
+    request's words there are refused with what the table waits for (issue 24 law 2)."""
+    ui, match = playout("kikoi", {}, 3, 0, seed=1)
+    seat = match.current
+    assert match.state.phase == "ask"
+    for lang, yes, no in (("fr", "oui", "non"), ("en", "yes", "no")):
+        concrete = ui.phrases(match, seat, lang).concrete
+        assert (yes, "yes") in concrete and (no, "no") in concrete, lang
+    outputs: list[Any] = []
+    assert understood(ui, "oui", match, seat, "fr", outputs) == ("refuse", "yes")
+    assert "core.nothing_to_confirm" in [p.id for o in outputs if hasattr(o, "utterance") for p in o.utterance.parts
+                                         if hasattr(p, "id")]
+
+
 def test_kaliko_full_hand_lists_a_checked_sample_fast():
     """A 7-tile hand has tens of thousands of plays (half a minute to find them all): the list
     is a sample (pass, exchanges, plays of up to 4 tiles), each legal, each understood."""

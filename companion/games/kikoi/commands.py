@@ -136,8 +136,10 @@ HANDLERS: dict[type, Handler] = {Learn: readings.on_learn, Describe: readings.on
 def _not_now(c: Said, phase: str, seat: int) -> Intent | None:
     """A request, or a turn or answer word, while the table waits for something else (an
     answer, the Kipirat, the red tokens, a request): refused with what the table waits for, as
-    the rules refuse it (`wrong_phase`), never « not understood »."""
-    if (c.token is None or c.token.empty) and c.player is None and not c.verbs:
+    the rules refuse it (`wrong_phase`), never « not understood ». A bare « oui » / « non » is
+    not the game's then: it is the shared word (« rien à confirmer », the answer to a
+    read-back), and stays listed for the voice (`GameUI.phrases`, FALL_THROUGH)."""
+    if (c.token is None or c.token.empty) and c.player is None and all(w & {"yes", "no"} for w in c.verb):
         return None
     return Refuse([say("kikoi.refused.wrong_phase", Priority.IMPORTANT, "error", seat, phase=Msg(f"kikoi.phase.{phase}"))])
 
