@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from companion.core import Match, find
-from companion.games.base import Ambiguous
+from companion.games.base import Ambiguous, Refuse
 from companion.language import pick, shared_phrases
 from companion.narration import Msg
 from companion.session.core import Seat, SessionCore
@@ -178,6 +178,33 @@ def test_every_command_read_has_a_handler_giving_an_intent_or_a_reasoned_refusal
 LINES = ["aide", "mon plateau", "demande à Paul le kigliss qui dort", "je pioche", "gauche", "12", "douze mati",
          "A1 droite plus B1 droite égale C1 droite", "3 plus 4 égale 7", "put it at 5h1", "ma ligne", "score",
          "annule", "euh", "oui", "non", "bonjour tout le monde", "Paul: ma collection", "kigliss", "pass"]
+
+
+# Kaliko's « confirme » / "confirm" is no bare yes there: its own word to play the tiles
+# placed (kaliko.json, "play": « joue, valide, confirme »), refused with why when none are
+GAME_VERBS = {("kaliko", "confirme"), ("kaliko", "confirm")}
+
+
+@pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,
+                         ids=[f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in c[1].items()) or 'default'}" for c in CASES])
+def test_a_bare_yes_or_no_a_game_does_not_take_stays_the_shared_word(name, options, n, lengths, tried):
+    """« oui », « non », "cancel" are the game's only where it takes them (a KIKOI answer);
+    elsewhere its handler leaves them (None) to the session — « nothing to confirm », the
+    answer to a read-back — and never refuses them: a refusal there would take them out of
+    what the voice hears (`GameUI.phrases`, FALL_THROUGH), and « yes » was then heard as
+    « exit » (KIKOI's and 2kissa10's wrong-phase refusals, 2026-12-07)."""
+    for steps in lengths:
+        seed = steps + 3
+        pkg, actions = _state(name, options, n, steps, seed)
+        core = _core(pkg, name, options, n, seed, actions, "fr")
+        for lang in ("fr", "en"):
+            words = [p for p, c in shared_phrases(lang) if c in ("yes", "no") and (name, p) not in GAME_VERBS]
+            for seat in range(n):
+                listed = {p for p, _c in core.ui.phrases(core.match, seat, lang).concrete}
+                for word in words:
+                    intent = core.ui.parse(word, core.match, seat)
+                    assert not isinstance(intent, Refuse), (lang, steps, seat, word, intent)
+                    assert (intent is None) == (word in listed), (lang, steps, seat, word)
 
 
 @pytest.mark.parametrize(("name", "options", "n", "lengths", "tried"), CASES,

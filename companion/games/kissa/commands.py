@@ -123,7 +123,11 @@ def on_declare(c: NoSolution, match: Match[Any, Any], seat: int, view: Any) -> t
 
 
 def on_reply(c: Reply, match: Match[Any, Any], seat: int, view: Any) -> tuple[Intent | None, Any]:
-    # « la suite », « le deuxième »: only while « which reading? » waits (the question reads them)
+    # « la suite », « le deuxième »: only while « which reading? » waits (the question reads them).
+    # A bare « non » / "cancel" (`drop`) is then the shared word (« nothing to confirm »), and
+    # stays listed for the voice (GameUI.phrases, FALL_THROUGH)
+    if c.kind == "drop":
+        return None, view
     return Refuse([say("kissa.no_reading_asked", Priority.IMPORTANT, "error", seat)]), view
 
 
