@@ -304,12 +304,17 @@ def _listen(args: argparse.Namespace | None, session: Any, inbox: Any) -> list[A
         return []
     from companion.inputs.voice.recognizer import NoModel
     from companion.inputs.voice.sources import BadRecording
+    from companion.inputs.voice.suppress import NoSuppressor
     from companion.inputs.voice.table import start_voice
 
     try:
         return start_voice(args, session, inbox)
     except NoModel as exc:
         session.emit([Utterance((Raw(str(exc)),), Priority.IMPORTANT, "error", None)], remember=False)
+        return []
+    except NoSuppressor as exc:  # --voice-suppress without its package: why, and typing goes on
+        session.emit([Utterance((Msg("core.voice.no_suppressor", name=exc.name), Msg("core.voice.recording.keyboard")),
+                                Priority.IMPORTANT, "error", None)], remember=False)
         return []
     except BadRecording as exc:  # a recording that cannot be heard: one sentence, and typing goes on
         session.emit([Utterance((Msg(exc.msg_id, **exc.params), Msg("core.voice.recording.keyboard")),

