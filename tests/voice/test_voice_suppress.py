@@ -90,6 +90,29 @@ def test_a_suppressor_not_installed_is_said_and_the_game_goes_on_by_keyboard(tmp
     assert "deepfilter is not installed" in text and "type your commands" in text, said
 
 
+@pytest.mark.parametrize(("name", "subtracts"), [("none", True), ("webrtc", True), ("deepfilter", False)])
+def test_deepfilter_replaces_the_recogniser_s_own_subtraction(tmp_path, name, subtracts):
+    """As measured best (docs/voice.md, 2026-12-07): DeepFilterNet without pocketsphinx's
+    spectral subtraction; the others, and none, keep it."""
+    need_voice()
+    if name != "none":
+        need(name)
+    from companion.inputs.voice.recognizer import DENOISE
+    from companion.inputs.voice.table import add_voice_args, start_voice
+
+    p = argparse.ArgumentParser()
+    add_voice_args(p)
+    wav = tmp_path / "status.wav"
+    write_wav(wav, synth.utterance("status", "en-us", 160))
+    listeners = start_voice(p.parse_args(["--voice-input", str(wav), "--voice-suppress", name]), _session(), Inbox())
+    try:
+        assert listeners[0].recognizer.denoise == (DENOISE if subtracts else None)
+    finally:
+        for listener in listeners:
+            listener.stop()
+            listener.join(30)
+
+
 @pytest.mark.parametrize("name", ["webrtc", "deepfilter"])
 def test_the_suppressors_the_option_offers_load_here(name):
     need(name)

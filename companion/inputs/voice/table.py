@@ -126,8 +126,14 @@ def start_voice(args: argparse.Namespace, session: Any, inbox: Inbox, *, lang: s
     def recognizer() -> Any:
         from .engines import open_engine  # --voice-engine (docs/voice.md, « Whisper »)
 
-        return open_engine(lang, getattr(args, "voice_engine", "auto"), getattr(args, "voice_model", None),
-                           getattr(args, "whisper_model", None))
+        rec = open_engine(lang, getattr(args, "voice_engine", "auto"), getattr(args, "voice_model", None),
+                          getattr(args, "whisper_model", None))
+        if getattr(args, "voice_suppress", "none") != "none":
+            from .suppress import SUPPRESSORS, without_subtraction
+
+            if SUPPRESSORS[args.voice_suppress].replaces_subtraction:
+                without_subtraction(rec)
+        return rec
 
     def cleaned(source: Any) -> Any:
         """The source through `--voice-suppress` (made here: a missing one is said before the game)."""
