@@ -124,8 +124,7 @@ class Display:
 
     def __init__(self, brltty: Brltty, cells: int = 40) -> None:
         self.cells = cells
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(str(brltty.sock))
+        self.sock = until(lambda: _accepting(brltty), 10, "brltty's display socket accepting")
         self.sock.sendall(b"cells %d\n" % cells)
         until(lambda: brltty.shows(cells), 20, f"brltty taking the {cells}-cell display")
         self.shown = b""
@@ -231,6 +230,20 @@ def read_cells(cells: bytes, lang: str = "fr", contracted: bool = False) -> str:
     if run:
         out.append(back(bytes(run), lang, contracted))
     return " ".join("".join(out).split())
+
+
+def _accepting(brltty: Brltty) -> socket.socket | None:
+    """A connection to brltty's display socket, or None while it does not accept: the socket
+    file is there before its listener (and brltty reopens its driver while no display comes:
+    on a loaded machine the first connect was refused)."""
+    assert brltty.proc is not None and brltty.proc.poll() is None, (brltty.folder / "brltty.log").read_text(errors="replace")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(str(brltty.sock))
+    except (ConnectionRefusedError, FileNotFoundError):
+        s.close()
+        return None
+    return s
 
 
 def until(pred: Callable[[], Any], timeout: float, what: str) -> Any:
